@@ -1,0 +1,312 @@
+"""ANLS: Average Normalized Levenshtein Similarity, in the four variants leaderboards use.
+
+Per question ``NLS(g, p) = 1 - LD(g, p) / length``, the best over the gold answers, set to 0
+below the threshold ``tau`` (0.5), averaged over questions. The variants differ only in data
+(how strings are normalized, which lengths divide, which side of ``tau`` is kept, how lists
+are matched), so each is a frozen :class:`ANLSVariant`:
+
+``docvqa`` (default)
+    Robust Reading Competition script behind the DocVQA and InfographicVQA leaderboards:
+    distance on ``" ".join(s.strip().lower().split())``; the divisor is
+    ``max(len(gold.upper()), len(pred.upper()))`` of the **raw** strings (the script writes
+    ``len(answer.upper())``: upper-casing lengthens a few characters such as ``"ß"``);
+    similarity exactly ``tau`` is kept; empty vs empty is 1.
+``stvqa_paper``
+    ST-VQA paper and PyPI ``anls`` 0.0.2 (``anls.anls_score(prediction, gold_labels)``):
+    divisor from the **normalized** upper-cased strings; zero when ``LD / length >= 1 - tau``
+    (exactly 0.5 scores 0).
+``anls_star``
+    ANLS* (arXiv 2402.03848, PyPI ``anls-star`` 1.0.1): structured answers, see
+    :mod:`metricore.anls_star`.
+``dude``
+    DUDE benchmark (repo Jordy-VL/DUDEeval ``evaluate_submission.py``): leaves as ``docvqa``;
+    an empty answer list (not answerable) becomes ``[""]`` on either side; list questions
+    are Hungarian-matched and divided by ``max(len(set(gold)), len(pred))``; a list
+    predicted for a non-list question counts its first element only. A question is a list
+    question when its ``answer_type`` contains ``"list"``; without answer types, a list
+    prediction marks a list question (the ANLS* convention).
+
+Degenerate cases: an empty prediction list raises ``ValueError`` (the mean of nothing is
+undefined); a question with no gold answers raises ``ValueError`` except in ``dude`` (not
+answerable) and ``anls_star`` (an empty list is a valid structured answer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from .anls_star import anls_star_score
+from .levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
+from .matching import max_weight_matching
+from .normalize import rrc_normalize
+from .signature import build_signature
+from .validation import check_choice, check_pairs, check_probability, string_alternatives
+
+__all__ = ["ANLSVariant", "ANLSResult", "ANLS_VARIANTS", "compute_anls", "DEFAULT_THRESHOLD"]
+
+DEFAULT_THRESHOLD = 0.5
+_METRIC = "anls"
+
+
+@dataclass(frozen=True)
+class ANLSVariant:
+    """A named bundle of options over the one ANLS implementation."""
+
+    name: str
+    reference: str
+    #: which strings give the divisor: raw strings upper-cased (RRC), normalized strings
+    #: upper-cased (PyPI anls), or normalized strings as they are (ANLS*).
+    length_basis: Literal["raw_upper", "normalized_upper", "normalized"]
+    #: ``below``: zero when similarity < tau; ``at_or_below``: zero when LD/len >= 1 - tau.
+    zero_rule: Literal["below", "at_or_below"]
+    structure: Literal["alternatives", "anls_star", "dude"]
+
+
+ANLS_VARIANTS: dict[str, ANLSVariant] = {
+    v.name: v
+    for v in (
+        ANLSVariant(
+            "docvqa",
+            "Robust Reading Competition DocVQA evaluation script (rrc.cvc.uab.es, ch=17)",
+            "raw_upper",
+            "below",
+            "alternatives",
+        ),
+        ANLSVariant(
+            "stvqa_paper",
+            "Biten et al. 2019 (ST-VQA) and PyPI anls==0.0.2 anls.anls_score",
+            "normalized_upper",
+            "at_or_below",
+            "alternatives",
+        ),
+        ANLSVariant(
+            "anls_star",
+            "Peer et al. 2024 (arXiv 2402.03848) and PyPI anls-star==1.0.1 anls_score",
+            "normalized",
+            "below",
+            "anls_star",
+        ),
+        ANLSVariant(
+            "dude",
+            "DUDE benchmark, github.com/Jordy-VL/DUDEeval evaluate_submission.py",
+            "raw_upper",
+            "below",
+            "dude",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class ANLSResult:
+    """Mean ANLS, per-question scores, and what each question was matched with.
+
+    ``closest`` holds, per question, the gold answer the score came from (for ``docvqa`` and
+    ``stvqa_paper`` the best alternative; for ``anls_star`` the closest gold structure; for
+    ``dude`` list questions the gold list).
+    """
+
+    anls: float
+    scores: list[float]
+    closest: list[Any]
+    variant: str
+    threshold: float
+    signature: str = field(repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"anls": self.anls, "scores": list(self.scores), "signature": self.signature}
+
+
+def _string_scores(
+    predictions: Sequence[str],
+    golds: Sequence[Sequence[str]],
+    variant: ANLSVariant,
+    threshold: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scores and best-gold index per question, for string answers with gold alternatives.
+
+    All (prediction, gold) pairs are flattened into one C++ distance call; the per-question
+    maximum is a ``reduceat`` over the flat array.
+    """
+    counts = np.fromiter((len(g) for g in golds), dtype=np.int64, count=len(golds))
+    flat_golds = [g for gs in golds for g in gs]
+    norm_preds = [rrc_normalize(p) for p in predictions]
+    norm_golds = [rrc_normalize(g) for g in flat_golds]
+    single = bool((counts == 1).all())
+    rep_preds = norm_preds if single else [p for p, c in zip(norm_preds, counts.tolist()) for _ in range(c)]
+    dist = pair_distances(rep_preds, norm_golds)
+
+    if variant.length_basis == "raw_upper":
+        pred_len, gold_len = upper_lengths(predictions), upper_lengths(flat_golds)
+    elif variant.length_basis == "normalized_upper":
+        pred_len, gold_len = upper_lengths(norm_preds), upper_lengths(norm_golds)
+    else:
+        pred_len = np.fromiter(map(len, norm_preds), np.int64, len(norm_preds))
+        gold_len = np.fromiter(map(len, norm_golds), np.int64, len(norm_golds))
+    if not single:
+        pred_len = np.repeat(pred_len, counts)
+    lengths = np.maximum(pred_len, gold_len)
+
+    similarity = normalized_similarity(dist, lengths)
+    if variant.zero_rule == "below":
+        kept = np.where(similarity < threshold, 0.0, similarity)
+    else:
+        # PyPI anls: ``1 - nl if nl < tau_distance else 0`` with tau_distance = 1 - tau.
+        ratio = 1.0 - similarity
+        kept = np.where(ratio < 1.0 - threshold, similarity, 0.0)
+
+    if single:
+        return kept, np.zeros(len(golds), dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    scores = np.maximum.reduceat(kept, starts)
+    best_sim = np.maximum.reduceat(similarity, starts)
+    group = np.repeat(np.arange(len(golds)), counts)
+    hits = np.flatnonzero(similarity == best_sim[group])
+    _, first = np.unique(group[hits], return_index=True)
+    best = hits[first] - starts
+    return scores, best
+
+
+def _dude_list_score(gold: list[str], pred: list[str], threshold: float) -> float:
+    """DUDE list question: Hungarian matching on thresholded NLS / max(|set(gold)|, |pred|)."""
+    dist = distance_matrix([rrc_normalize(g) for g in gold], [rrc_normalize(p) for p in pred])
+    lengths = np.maximum.outer(upper_lengths(gold), upper_lengths(pred))
+    sim = normalized_similarity(dist, lengths)
+    sim[sim < threshold] = 0.0
+    rows, cols = max_weight_matching(sim)
+    return float(sim[rows, cols].sum()) / max(len(set(gold)), len(pred))
+
+
+def _dude_prediction(pred: Any, index: int) -> str | list[str]:
+    if isinstance(pred, str):
+        return pred
+    if isinstance(pred, (list, tuple)):
+        for j, item in enumerate(pred):
+            if not isinstance(item, str):
+                raise TypeError(
+                    f"anls: `predictions[{index}][{j}]` must be a str, got {type(item).__name__}"
+                )
+        return list(pred)
+    raise TypeError(
+        f"anls: `predictions[{index}]` must be a str or a list of str, got {type(pred).__name__}"
+    )
+
+
+def _dude_reference(ref: Any, index: int) -> tuple[list[str], str | None]:
+    """DUDE gold: a list/str of answers, or the ground-truth dict ``{"answers", "answer_type"}``."""
+    answer_type = None
+    if isinstance(ref, dict):
+        if "answers" not in ref:
+            raise ValueError(f"anls: `references[{index}]` is a dict without an 'answers' key")
+        answer_type = ref.get("answer_type")
+        if answer_type is not None and not isinstance(answer_type, str):
+            raise TypeError(f"anls: `references[{index}]['answer_type']` must be a str")
+        ref = ref["answers"]
+    return string_alternatives(ref, _METRIC, index, allow_empty=True), answer_type
+
+
+def _score_dude(
+    preds: list[Any], refs: list[Any], threshold: float, answer_types: Sequence[str | None] | None
+) -> tuple[np.ndarray, list[Any]]:
+    scores = np.zeros(len(preds))
+    closest: list[Any] = [None] * len(preds)
+    single_idx: list[int] = []
+    single_preds: list[str] = []
+    single_golds: list[list[str]] = []
+    for i, (raw_pred, raw_ref) in enumerate(zip(preds, refs)):
+        pred = _dude_prediction(raw_pred, i)
+        golds, answer_type = _dude_reference(raw_ref, i)
+        if answer_types is not None and answer_types[i] is not None:
+            answer_type = answer_types[i]
+        golds = golds or [""]
+        is_list = "list" in answer_type if answer_type is not None else isinstance(pred, list)
+        if is_list:
+            pred_list = [pred] if isinstance(pred, str) else (pred or [""])
+            scores[i] = _dude_list_score(golds, pred_list, threshold)
+            closest[i] = golds
+        else:
+            single_idx.append(i)
+            single_preds.append(pred if isinstance(pred, str) else (pred[0] if pred else ""))
+            single_golds.append(golds)
+    if single_idx:
+        s, best = _string_scores(single_preds, single_golds, ANLS_VARIANTS["dude"], threshold)
+        idx = np.asarray(single_idx)
+        scores[idx] = s
+        for k, i in enumerate(single_idx):
+            closest[i] = single_golds[k][int(best[k])]
+    return scores, closest
+
+
+def compute_anls(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "docvqa",
+    threshold: float = DEFAULT_THRESHOLD,
+    answer_types: Sequence[str | None] | None = None,
+) -> ANLSResult:
+    """Score predictions against gold answers with ANLS.
+
+    Args:
+        predictions: one answer per question: a str (``docvqa``, ``stvqa_paper``), any
+            ANLS* structure (``anls_star``), a str or list of str (``dude``).
+        references: per question, a list of gold alternatives or a bare str (one answer);
+            ``anls_star``: a structure (tuple = alternatives, list = Hungarian-matched list);
+            ``dude``: a list of str, or the DUDE ground-truth dict
+            ``{"answers": [...], "answer_type": "list/extractive"}``.
+        variant: one of :data:`ANLS_VARIANTS`.
+        threshold: ``tau`` in [0, 1]; similarities below it score 0 (``stvqa_paper``: at
+            or below, see the module docstring).
+        answer_types: ``dude`` only: the DUDE ``answer_type`` per question (overrides
+            the dict form).
+
+    Returns:
+        :class:`ANLSResult`; ``anls`` is the mean of ``scores``.
+
+    >>> compute_anls(["CocaCola"], [["Coca Cola", "Coca Cola Company"]]).anls
+    0.8888888888888888
+    """
+    spec = ANLS_VARIANTS[check_choice(variant, ANLS_VARIANTS, _METRIC, "variant")]
+    threshold = check_probability(threshold, _METRIC, "threshold")
+    preds, refs = check_pairs(predictions, references, _METRIC)
+    if answer_types is not None:
+        if spec.structure != "dude":
+            raise ValueError(f"anls: `answer_types` is only used by the 'dude' variant, not {variant!r}")
+        answer_types = list(answer_types)
+        if len(answer_types) != len(preds):
+            raise ValueError(
+                f"anls: got {len(answer_types)} answer_types for {len(preds)} predictions"
+            )
+
+    closest: list[Any]
+    if spec.structure == "alternatives":
+        golds = [string_alternatives(r, _METRIC, i) for i, r in enumerate(refs)]
+        for i, p in enumerate(preds):
+            if not isinstance(p, str):
+                raise TypeError(
+                    f"anls: `predictions[{i}]` must be a str, got {type(p).__name__} "
+                    f"(structured answers need variant='anls_star' or 'dude')"
+                )
+        scores_arr, best = _string_scores(preds, golds, spec, threshold)
+        closest = [g[b] for g, b in zip(golds, best.tolist())]
+    elif spec.structure == "anls_star":
+        pairs = [anls_star_score(r, p, threshold=threshold, where=str(i)) for i, (p, r) in enumerate(zip(preds, refs))]
+        scores_arr = np.fromiter((s for s, _ in pairs), np.float64, len(pairs))
+        closest = [c for _, c in pairs]
+    else:
+        scores_arr, closest = _score_dude(preds, refs, threshold, answer_types)
+
+    scores = scores_arr.tolist()
+    return ANLSResult(
+        anls=float(np.mean(scores_arr)),
+        scores=scores,
+        closest=closest,
+        variant=spec.name,
+        threshold=threshold,
+        signature=build_signature(
+            "anls", spec.name, {"threshold": threshold}, {"threshold": DEFAULT_THRESHOLD}
+        ),
+    )

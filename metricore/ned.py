@@ -1,0 +1,141 @@
+"""1-NED: one minus the normalized edit distance, the scene-text recognition score.
+
+``1-NED = (1/N) sum_i (1 - D(s_i, g_i) / max(|s_i|, |g_i|))`` with ``D`` the Levenshtein
+distance, pinned to the ICDAR 2019 ReCTS / ArT rule as coded in clovaai
+deep-text-recognition-benchmark ``test.py`` (also the FusionBrain TRitW scorer): an item
+where **either** string is empty scores 0 (even when both are), and nothing is normalized.
+
+Options (all off by default, so the default equals the reference):
+
+* ``empty_pair="one"``: both empty scores 1 instead of 0 (one empty still scores 0);
+* ``lowercase``: compare ``str.lower()`` forms;
+* ``nfkc``: Unicode NFKC first (full-width = half-width, as ReCTS requires);
+* several gold strings per item: the best similarity counts.
+
+CER is reported alongside: ``sum_i D(s_i, g_i*) / sum_i |g_i*|`` over the chosen (best) gold
+``g_i*``; ``0.0`` when every gold is empty and every prediction too, ``inf`` when every gold
+is empty but some prediction is not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from .levenshtein import pair_distances
+from .normalize import Normalizer
+from .signature import build_signature
+from .validation import check_choice, check_pairs, string_alternatives
+
+__all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
+
+_METRIC = "one_minus_ned"
+EMPTY_PAIR_POLICIES = ("zero", "one")
+_DEFAULTS: dict[str, Any] = {"empty_pair": "zero", "lowercase": False, "nfkc": False}
+
+
+@dataclass(frozen=True)
+class NEDResult:
+    """Mean 1-NED, corpus CER, and the per-item statistics they come from."""
+
+    one_minus_ned: float
+    cer: float
+    scores: list[float]
+    distances: list[int]
+    reference_lengths: list[int]
+    closest: list[str]
+    signature: str = field(repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "one_minus_ned": self.one_minus_ned,
+            "cer": self.cer,
+            "scores": list(self.scores),
+            "signature": self.signature,
+        }
+
+
+def compute_one_minus_ned(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    empty_pair: Literal["zero", "one"] = "zero",
+    lowercase: bool = False,
+    nfkc: bool = False,
+) -> NEDResult:
+    """Score recognised text against gold text.
+
+    Args:
+        predictions: one recognised string per item.
+        references: per item, the gold string or a list of acceptable gold strings.
+        empty_pair: score of an item whose prediction and gold are both empty: ``"zero"``
+            (ICDAR 2019, default) or ``"one"``.
+        lowercase: compare case-insensitively.
+        nfkc: apply Unicode NFKC before comparing.
+
+    >>> r = compute_one_minus_ned(["kitten", "abc"], ["sitting", "abd"])
+    >>> round(r.one_minus_ned, 4), round(r.cer, 4)
+    (0.619, 0.4)
+    """
+    check_choice(empty_pair, EMPTY_PAIR_POLICIES, _METRIC, "empty_pair")
+    for name, flag in (("lowercase", lowercase), ("nfkc", nfkc)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{_METRIC}: `{name}` must be a bool, got {type(flag).__name__}")
+    preds, refs = check_pairs(predictions, references, _METRIC)
+    for i, p in enumerate(preds):
+        if not isinstance(p, str):
+            raise TypeError(f"{_METRIC}: `predictions[{i}]` must be a str, got {type(p).__name__}")
+    golds = [string_alternatives(r, _METRIC, i) for i, r in enumerate(refs)]
+
+    steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
+    norm = Normalizer(steps)
+    counts = np.fromiter((len(g) for g in golds), np.int64, len(golds))
+    raw_flat = [g for gs in golds for g in gs]
+    flat = norm.many(raw_flat)
+    npreds = norm.many(preds)
+    single = bool((counts == 1).all())
+    rep = npreds if single else [p for p, c in zip(npreds, counts.tolist()) for _ in range(c)]
+
+    dist = pair_distances(rep, flat)
+    gold_len = np.fromiter(map(len, flat), np.int64, len(flat))
+    pred_len = np.fromiter(map(len, rep), np.int64, len(rep))
+    longest = np.maximum(gold_len, pred_len)
+    sim = np.divide(dist, longest, out=np.zeros(len(flat)), where=longest != 0)
+    sim = 1.0 - sim
+    either_empty = (gold_len == 0) | (pred_len == 0)
+    sim[either_empty] = 0.0
+    if empty_pair == "one":
+        sim[longest == 0] = 1.0
+
+    if single:
+        best = np.arange(len(flat))
+        scores = sim
+    else:
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        scores = np.maximum.reduceat(sim, starts)
+        group = np.repeat(np.arange(len(golds)), counts)
+        # Among equally good golds, the one with the smallest distance feeds CER.
+        order = np.lexsort((dist, -sim, group))
+        _, first = np.unique(group[order], return_index=True)
+        best = order[first]
+
+    best_dist = dist[best]
+    best_len = gold_len[best]
+    total_len = int(best_len.sum())
+    total_dist = int(best_dist.sum())
+    if total_len:
+        cer = total_dist / total_len
+    else:
+        cer = 0.0 if total_dist == 0 else float("inf")
+    options = {"empty_pair": empty_pair, "lowercase": lowercase, "nfkc": nfkc}
+    return NEDResult(
+        one_minus_ned=float(np.mean(scores)),
+        cer=cer,
+        scores=scores.tolist(),
+        distances=best_dist.tolist(),
+        reference_lengths=best_len.tolist(),
+        closest=[raw_flat[b] for b in best.tolist()],
+        signature=build_signature("one_minus_ned", None, options, _DEFAULTS),
+    )

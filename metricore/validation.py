@@ -68,12 +68,13 @@ def check_str(value: Any, metric: str, where: str) -> str:
     return value
 
 
-def check_strings(values: Sequence[Any], metric: str, name: str) -> list[str]:
+def check_strings(values: Sequence[Any], metric: str, name: str, start: int = 0) -> list[str]:
+    """A new list of ``values``, each checked to be a str; ``start`` offsets the reported index."""
     out = list(values)
     for i, value in enumerate(out):
         if not isinstance(value, str):
             raise TypeError(
-                f"{metric}: `{name}[{i}]` must be a str, got {_typename(value)} ({value!r:.60})"
+                f"{metric}: `{name}[{start + i}]` must be a str, got {_typename(value)} ({value!r:.60})"
             )
     return out
 

@@ -33,17 +33,24 @@ answerable) and ``anls_star`` (an empty list is a valid structured answer).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
 from .anls_star import anls_star_score
 from .levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
 from .matching import max_weight_matching
-from .normalize import rrc_normalize
+from .normalize import rrc_normalize_many
 from .signature import build_signature
-from .validation import check_choice, check_pairs, check_probability, string_alternatives
+from .validation import (
+    check_choice,
+    check_pairs,
+    check_probability,
+    string_alternatives,
+    string_alternatives_column,
+)
 
 __all__ = ["ANLSVariant", "ANLSResult", "ANLS_VARIANTS", "compute_anls", "DEFAULT_THRESHOLD"]
 
@@ -133,8 +140,8 @@ def _string_scores(
     """
     counts = np.fromiter((len(g) for g in golds), dtype=np.int64, count=len(golds))
     flat_golds = [g for gs in golds for g in gs]
-    norm_preds = [rrc_normalize(p) for p in predictions]
-    norm_golds = [rrc_normalize(g) for g in flat_golds]
+    norm_preds = rrc_normalize_many(predictions)
+    norm_golds = rrc_normalize_many(flat_golds)
     single = bool((counts == 1).all())
     rep_preds = norm_preds if single else [p for p, c in zip(norm_preds, counts.tolist()) for _ in range(c)]
     dist = pair_distances(rep_preds, norm_golds)
@@ -172,7 +179,7 @@ def _string_scores(
 
 def _dude_list_score(gold: list[str], pred: list[str], threshold: float) -> float:
     """DUDE list question: Hungarian matching on thresholded NLS / max(|set(gold)|, |pred|)."""
-    dist = distance_matrix([rrc_normalize(g) for g in gold], [rrc_normalize(p) for p in pred])
+    dist = distance_matrix(rrc_normalize_many(gold), rrc_normalize_many(pred))
     lengths = np.maximum.outer(upper_lengths(gold), upper_lengths(pred))
     sim = normalized_similarity(dist, lengths)
     sim[sim < threshold] = 0.0
@@ -283,13 +290,14 @@ def compute_anls(
 
     closest: list[Any]
     if spec.structure == "alternatives":
-        golds = [string_alternatives(r, _METRIC, i) for i, r in enumerate(refs)]
-        for i, p in enumerate(preds):
-            if not isinstance(p, str):
-                raise TypeError(
-                    f"anls: `predictions[{i}]` must be a str, got {type(p).__name__} "
-                    f"(structured answers need variant='anls_star' or 'dude')"
-                )
+        if not all(type(p) is str for p in preds):
+            for i, p in enumerate(preds):
+                if not isinstance(p, str):
+                    raise TypeError(
+                        f"anls: `predictions[{i}]` must be a str, got {type(p).__name__} "
+                        f"(structured answers need variant='anls_star' or 'dude')"
+                    )
+        golds = string_alternatives_column(refs, _METRIC)
         scores_arr, best = _string_scores(preds, golds, spec, threshold)
         closest = [g[b] for g, b in zip(golds, best.tolist())]
     elif spec.structure == "anls_star":

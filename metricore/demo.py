@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from .anls import ANLS_VARIANTS, compute_anls
 from .ned import compute_one_minus_ned

@@ -14,7 +14,7 @@ Definitions (unit costs, Unicode code points):
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from rapidfuzz import process
@@ -63,11 +63,7 @@ def upper_lengths(texts: Sequence[str]) -> np.ndarray:
     Upper-casing changes the length of a few characters (``"ß" -> "SS"``, ligatures such as
     ``"ﬁ"``), so this is not ``len(t)``. ASCII text skips the ``upper()`` call.
     """
-    return np.fromiter(
-        (len(t) if t.isascii() else len(t.upper()) for t in texts),
-        dtype=np.int64,
-        count=len(texts),
-    )
+    return np.array([len(t) if t.isascii() else len(t.upper()) for t in texts], dtype=np.int64)
 
 
 def edit_operations(source: str, target: str) -> list[tuple[str, int, int]]:

@@ -19,15 +19,16 @@ is empty but some prediction is not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
 from .levenshtein import pair_distances
 from .normalize import Normalizer
 from .signature import build_signature
-from .validation import check_choice, check_pairs, string_alternatives
+from .validation import check_choice, check_pairs, check_strings, string_alternatives_column
 
 __all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
 
@@ -84,10 +85,8 @@ def compute_one_minus_ned(
         if not isinstance(flag, bool):
             raise TypeError(f"{_METRIC}: `{name}` must be a bool, got {type(flag).__name__}")
     preds, refs = check_pairs(predictions, references, _METRIC)
-    for i, p in enumerate(preds):
-        if not isinstance(p, str):
-            raise TypeError(f"{_METRIC}: `predictions[{i}]` must be a str, got {type(p).__name__}")
-    golds = [string_alternatives(r, _METRIC, i) for i, r in enumerate(refs)]
+    preds = check_strings(preds, _METRIC, "predictions")
+    golds = string_alternatives_column(refs, _METRIC)
 
     steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
     norm = Normalizer(steps)

@@ -17,10 +17,11 @@ Presets
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
-__all__ = ["Normalizer", "NORMALIZERS", "get_normalizer", "rrc_normalize"]
+__all__ = ["Normalizer", "NORMALIZERS", "get_normalizer", "rrc_normalize", "rrc_normalize_many"]
 
 Step = Literal["lower", "nfkc", "collapse_whitespace"]
 
@@ -31,6 +32,11 @@ def rrc_normalize(text: str) -> str:
     ``strip()`` is implied by ``split()`` (both use ``str.isspace``), so it is not repeated.
     """
     return " ".join(text.lower().split())
+
+
+def rrc_normalize_many(texts: list[str]) -> list[str]:
+    """:func:`rrc_normalize` over a list, inlined: this is the hot loop of ANLS."""
+    return [" ".join(t.lower().split()) for t in texts]
 
 
 def _nfkc(text: str) -> str:
@@ -71,7 +77,7 @@ class Normalizer:
         if not self.steps:
             return list(texts)
         if self.steps == ("lower", "collapse_whitespace"):
-            return [rrc_normalize(t) for t in texts]
+            return rrc_normalize_many(texts)
         return [self(t) for t in texts]
 
     @property

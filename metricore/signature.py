@@ -8,7 +8,8 @@ change the numbers, the versions of backends (e.g. NLTK and WordNet for METEOR).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ._version import __version__
 

@@ -8,8 +8,8 @@ input: they return new lists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 __all__ = [
     "as_list",
@@ -19,6 +19,7 @@ __all__ = [
     "check_probability",
     "check_choice",
     "string_alternatives",
+    "string_alternatives_column",
 ]
 
 
@@ -71,6 +72,8 @@ def check_str(value: Any, metric: str, where: str) -> str:
 def check_strings(values: Sequence[Any], metric: str, name: str, start: int = 0) -> list[str]:
     """A new list of ``values``, each checked to be a str; ``start`` offsets the reported index."""
     out = list(values)
+    if all(type(v) is str for v in out):
+        return out
     for i, value in enumerate(out):
         if not isinstance(value, str):
             raise TypeError(
@@ -122,3 +125,24 @@ def check_choice(value: Any, allowed: Iterable[str], metric: str, name: str) -> 
             f"{metric}: unknown {name} {value!r}; allowed: {', '.join(repr(a) for a in allowed)}"
         )
     return value
+
+
+def string_alternatives_column(
+    references: Sequence[Any], metric: str, *, start: int = 0, allow_empty: bool = False
+) -> list[list[str]]:
+    """:func:`string_alternatives` over a column, with a fast path for well-formed rows.
+
+    Rows that already are a non-empty list of str are used as they are (never modified);
+    anything else goes through the full check, which builds a new list or raises.
+    """
+    out: list[list[str]] = []
+    append = out.append
+    for i, ref in enumerate(references):
+        kind = type(ref)
+        if kind is str:
+            append([ref])
+        elif kind is list and ref and all(type(g) is str for g in ref):
+            append(ref)
+        else:
+            append(string_alternatives(ref, metric, start + i, allow_empty=allow_empty))
+    return out

@@ -16,7 +16,8 @@ The caller's lists are never modified: canonicalisation builds new lists.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import datasets
 import evaluate

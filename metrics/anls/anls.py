@@ -8,8 +8,7 @@ PyPI `anls` 0.0.2), `anls_star` (arXiv 2402.03848, PyPI `anls-star` 1.0.1) and `
 
 import evaluate
 
-from metricore import ANLS_VARIANTS
-from metricore import compute_anls
+from metricore import ANLS_VARIANTS, compute_anls
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\

@@ -1,0 +1,241 @@
+"""The Spaces, end to end: each ``spaces/<name>/app.py`` is started as ``python app.py`` on a
+free loopback port and driven over HTTP with ``gradio_client``.
+
+Checks: the ``/compute`` headline equals the core's number exactly, per-sample rows come back,
+the UI endpoint reads the editable table and JSONL, and bad or too-large inputs give an error
+message (``AppError``) while the server keeps serving. Nothing leaves 127.0.0.1: analytics and
+the Hub are switched off, the Gradio share tunnel is never requested.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from metricore import compute_anls, compute_one_minus_ned
+
+gradio_client = pytest.importorskip("gradio_client")
+from gradio_client.exceptions import AppError  # noqa: E402
+
+pytestmark = pytest.mark.space
+
+ROOT = Path(__file__).resolve().parents[1]
+APPS = ("anls", "one_minus_ned")
+START_TIMEOUT = 45.0
+HOST = "127.0.0.1"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def _offline_env(port: int) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        GRADIO_SERVER_NAME=HOST,
+        GRADIO_SERVER_PORT=str(port),
+        GRADIO_ANALYTICS_ENABLED="False",
+        GRADIO_SSR_MODE="False",
+        HF_HUB_OFFLINE="1",
+        HF_HUB_DISABLE_TELEMETRY="1",
+        NO_PROXY=f"{HOST},localhost",
+        no_proxy=f"{HOST},localhost",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def _wait_ready(url: str, proc: subprocess.Popen, log: Path, deadline: float) -> None:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{url} exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with opener.open(url + "gradio_api/info", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.25)
+    raise RuntimeError(f"{url} did not start within {START_TIMEOUT} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def servers():
+    """Start every app at once (imports run in parallel), yield ``{name: Client}``, stop them."""
+    logs = Path(tempfile.mkdtemp(prefix="metricore-spaces-"))
+    procs: dict[str, tuple[subprocess.Popen, str, Path]] = {}
+    try:
+        for name in APPS:
+            port = _free_port()
+            log = logs / f"{name}.log"
+            with open(log, "wb") as out:
+                proc = subprocess.Popen(
+                    [sys.executable, str(ROOT / "spaces" / name / "app.py")],
+                    cwd=ROOT,
+                    env=_offline_env(port),
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            procs[name] = (proc, f"http://{HOST}:{port}/", log)
+        deadline = time.monotonic() + START_TIMEOUT
+        for proc, url, log in procs.values():
+            _wait_ready(url, proc, log, deadline)
+        yield {name: gradio_client.Client(url, verbose=False) for name, (_, url, _) in procs.items()}
+    finally:
+        for proc, _, _ in procs.values():
+            proc.terminate()
+        for proc, _, _ in procs.values():
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _compute(client, predictions, references, variant="", params=None):
+    return client.predict(
+        predictions=predictions, references=references, variant=variant, params=params or {}, api_name="/compute"
+    )
+
+
+# ----------------------------------------------------------------------------- ANLS
+
+
+def test_anls_headline_equals_core(servers):
+    preds = ["The Coca", "CocaCola", "Coca cola", "  Thomas  Moore ", "ac   "]
+    refs = [["Coca Cola", "Coca Cola Company"]] * 3 + [["Thomas More"], "ab"]
+    for variant in ("docvqa", "stvqa_paper"):
+        out = _compute(servers["anls"], preds, refs, variant, {"threshold": 0.5})
+        core = compute_anls(preds, refs, variant=variant, threshold=0.5)
+        assert out["headline"] == {"ANLS": core.anls}
+        assert out["signature"] == core.signature
+        assert [r["score"] for r in out["rows"]] == core.scores
+    rows = _compute(servers["anls"], ["CocaCola"], [["Coca Cola", "Coca Cola Company"]])["rows"]
+    assert rows == [
+        {"prediction": "CocaCola", "best gold": "Coca Cola", "score": pytest.approx(0.8888888888888888),
+         "why": "1 edit: insert ' ' @4"}
+    ]
+
+
+def test_anls_structured_answers(servers):
+    preds = [{"a": "b", "c": "e"}, {"a": ["b", "c"]}, "CocaCola"]
+    refs_tagged = [{"a": "b", "c": "d"}, {"a": ["a", "b", "c"]}, {"__tuple__": ["Coca Cola", "Coca Cola Company"]}]
+    refs = [{"a": "b", "c": "d"}, {"a": ["a", "b", "c"]}, ("Coca Cola", "Coca Cola Company")]
+    out = _compute(servers["anls"], preds, refs_tagged, "anls_star")
+    assert out["headline"]["ANLS"] == compute_anls(preds, refs, variant="anls_star").anls
+    assert len(out["rows"]) == 3
+    dude_preds = [["one", "to", "three"], [], "foo"]
+    dude_refs = [{"answers": ["one", "two", "three"], "answer_type": "list"}, [], []]
+    out = _compute(servers["anls"], dude_preds, dude_refs, "dude")
+    assert out["headline"]["ANLS"] == compute_anls(dude_preds, dude_refs, variant="dude").anls
+
+
+def test_anls_ui_endpoint_reads_table_and_jsonl(servers):
+    client = servers["anls"]
+    table = {
+        "headers": ["prediction", "references"],
+        "data": [["CocaCola", '["Coca Cola", "Coca Cola Company"]'], ["", ""], ["Hello Wrld", "Hello World"]],
+    }
+    headline, per_sample, histogram, signature = client.predict(
+        "docvqa", "table", table, "", None, 0.5, api_name="/compute_ui"
+    )
+    core = compute_anls(["CocaCola", "Hello Wrld"], [["Coca Cola", "Coca Cola Company"], "Hello World"])
+    assert f"{core.anls:.4f}" in headline
+    assert [row[1] for row in per_sample["data"]] == ["CocaCola", "Hello Wrld"]
+    assert sum(count for _, count in histogram["data"]) == 2 and histogram["data"][8:] == [["0.8–0.9", 1], ["0.9–1", 1]]
+    assert signature == core.signature
+    jsonl = '{"prediction": "x", "references": {"__tuple__": ["x", "y"]}}\n\n{"prediction": null, "references": null}'
+    headline, *_ = client.predict("anls_star", "JSONL", table, jsonl, None, 0.5, api_name="/compute_ui")
+    assert "1.0000" in headline
+    with pytest.raises(AppError, match="line 1: not valid JSON"):
+        client.predict("docvqa", "JSONL", table, '{"prediction": "a"', None, 0.5, api_name="/compute_ui")
+
+
+def test_anls_errors_are_messages(servers):
+    client = servers["anls"]
+    with pytest.raises(AppError, match=r"2,000 characters per string"):
+        _compute(client, ["x" * 2001], ["x"])
+    with pytest.raises(AppError, match=r"5,000 rows"):
+        _compute(client, ["a"] * 5001, ["a"] * 5001)
+    with pytest.raises(AppError, match=r"must be a str, got int"):
+        _compute(client, [1], ["a"])
+    with pytest.raises(AppError, match=r"2 predictions but 1 references"):
+        _compute(client, ["a", "b"], ["a"])
+    with pytest.raises(AppError, match=r"threshold"):
+        _compute(client, ["a"], ["a"], "docvqa", {"threshold": 1.5})
+    with pytest.raises(AppError, match=r"Unknown variant"):
+        _compute(client, ["a"], ["a"], "nope")
+    with pytest.raises(AppError, match=r"`predictions` is empty") as info:
+        _compute(client, [], [])
+    assert "Traceback" not in str(info.value)
+    assert _compute(client, ["a"], ["a"])["headline"] == {"ANLS": 1.0}  # still serving
+
+
+# ----------------------------------------------------------------------------- 1-NED
+
+
+def test_ned_headline_equals_core(servers):
+    preds = ["sitting", "abd", "ba", "Хор", "", "abc"]
+    refs = ["kitten", "abc", "ab", ["хор", "x"], "", ""]
+    for params in ({}, {"empty_pair": "one", "lowercase": True, "nfkc": True}):
+        out = _compute(servers["one_minus_ned"], preds, refs, "", params)
+        core = compute_one_minus_ned(preds, refs, **params)
+        assert out["headline"] == {"1-NED": core.one_minus_ned, "CER": core.cer}
+        assert out["signature"] == core.signature
+        assert [r["distance"] for r in out["rows"]] == core.distances
+        assert [r["best gold"] for r in out["rows"]] == core.closest
+
+
+def test_ned_infinite_cer_stays_json(servers):
+    out = _compute(servers["one_minus_ned"], ["a"], [""])
+    assert math.isinf(compute_one_minus_ned(["a"], [""]).cer)
+    assert out["headline"] == {"1-NED": 0.0, "CER": "inf"}
+
+
+def test_ned_errors_are_messages(servers):
+    client = servers["one_minus_ned"]
+    with pytest.raises(AppError, match=r"references\[0\]\[1\]: 2,001 characters"):
+        _compute(client, ["a"], [["a", "b" * 2001]])
+    with pytest.raises(AppError, match=r"empty_pair"):
+        _compute(client, ["a"], ["a"], "", {"empty_pair": "maybe"})
+    with pytest.raises(AppError, match=r"Unknown parameter"):
+        _compute(client, ["a"], ["a"], "", {"casefold": True})
+    with pytest.raises(AppError, match=r"references\[0\]. must be a str or a list of str"):
+        _compute(client, ["a"], [{"x": 1}])
+    # still serving after the errors
+    assert _compute(client, ["kitten"], ["sitting"])["headline"]["1-NED"] == pytest.approx(4 / 7)
+
+
+# ----------------------------------------------------------------------------- worked examples
+
+
+@pytest.mark.parametrize("name", APPS)
+def test_examples_load_into_the_table_losslessly(name):
+    """Every worked example survives the trip into table cells and back, and scores."""
+    import runpy
+
+    from metricore_hf import space
+
+    spec = runpy.run_path(str(ROOT / "spaces" / name / "app.py"))["SPEC"]
+    assert spec.examples
+    for ex in spec.examples:
+        variant, source, cells, *values = space._example_inputs(spec, ex)
+        preds, refs = space._rows_to_columns(cells, variant in spec.structured_variants, "table")
+        one = (lambda r: r) if variant in spec.structured_variants else (lambda r: [r] if isinstance(r, str) else r)
+        assert preds == list(ex.predictions), ex.label
+        assert [one(r) for r in refs] == [one(r) for r in ex.references], ex.label  # "x" and ["x"] are one gold
+        headline, rows, _ = space.score(
+            spec, preds, refs, variant or None, dict(zip((p.name for p in spec.params), values))
+        )
+        assert len(rows) == len(ex.predictions) and all(0.0 <= r["score"] <= 1.0 for r in rows)

@@ -21,10 +21,12 @@ are matched), so each is a frozen :class:`ANLSVariant`:
 ``dude``
     DUDE benchmark (repo Jordy-VL/DUDEeval ``evaluate_submission.py``): leaves as ``docvqa``;
     an empty answer list (not answerable) becomes ``[""]`` on either side; list questions
-    are Hungarian-matched and divided by ``max(len(set(gold)), len(pred))``; a list
-    predicted for a non-list question counts its first element only. A question is a list
-    question when its ``answer_type`` contains ``"list"``; without answer types, a list
-    prediction marks a list question (the ANLS* convention).
+    are Hungarian-matched (parts thresholded at 0.5 whatever ``threshold`` says, as the
+    script hard-codes) and divided by ``max(len(set(gold)), len(pred))``; an empty list
+    predicted for a list question scores 0; a list predicted for a non-list question counts
+    its first element only. A question is a list question when its ``answer_type``
+    contains ``"list"``; without answer types, an empty gold list is not answerable and a
+    non-empty list prediction marks a list question (the ANLS* convention).
 
 Degenerate cases: an empty prediction list raises ``ValueError`` (the mean of nothing is
 undefined); a question with no gold answers raises ``ValueError`` except in ``dude`` (not
@@ -45,6 +47,7 @@ from .matching import max_weight_matching
 from .normalize import rrc_normalize_many
 from .signature import build_signature
 from .validation import (
+    as_list,
     check_choice,
     check_pairs,
     check_probability,
@@ -177,12 +180,21 @@ def _string_scores(
     return scores, best
 
 
-def _dude_list_score(gold: list[str], pred: list[str], threshold: float) -> float:
+#: DUDEeval scores list answer parts with the threshold fixed at 0.5
+#: (``get_NLSL`` calls ``get_NLS(..., threshold=0.5)``), whatever threshold the run uses.
+DUDE_LIST_THRESHOLD = 0.5
+
+
+def _dude_list_score(gold: list[str], pred: list[str]) -> float:
     """DUDE list question: Hungarian matching on thresholded NLS / max(|set(gold)|, |pred|)."""
+    if not pred:
+        # DUDEeval crashes on an empty list here (munkres on an empty matrix); nothing is
+        # matched, so the question scores 0.
+        return 0.0
     dist = distance_matrix(rrc_normalize_many(gold), rrc_normalize_many(pred))
     lengths = np.maximum.outer(upper_lengths(gold), upper_lengths(pred))
     sim = normalized_similarity(dist, lengths)
-    sim[sim < threshold] = 0.0
+    sim[sim < DUDE_LIST_THRESHOLD] = 0.0
     rows, cols = max_weight_matching(sim)
     return float(sim[rows, cols].sum()) / max(len(set(gold)), len(pred))
 
@@ -215,6 +227,14 @@ def _dude_reference(ref: Any, index: int) -> tuple[list[str], str | None]:
     return string_alternatives(ref, _METRIC, index, allow_empty=True), answer_type
 
 
+def _dude_is_list(pred: str | list[str], golds: list[str], answer_type: str | None) -> bool:
+    if answer_type is not None:
+        return "list" in answer_type
+    # Without the DUDE answer type: an empty gold list is a not-answerable question, and a
+    # non-empty list prediction marks a list question (the ANLS* convention).
+    return bool(golds) and isinstance(pred, list) and len(pred) > 0
+
+
 def _score_dude(
     preds: list[Any], refs: list[Any], threshold: float, answer_types: Sequence[str | None] | None
 ) -> tuple[np.ndarray, list[Any]]:
@@ -228,14 +248,16 @@ def _score_dude(
         golds, answer_type = _dude_reference(raw_ref, i)
         if answer_types is not None and answer_types[i] is not None:
             answer_type = answer_types[i]
+        is_list = _dude_is_list(pred, golds, answer_type)
+        # Not answerable: an empty gold list is [""] (DUDEeval does so for answer_type
+        # "not-answerable"; for other types its script fails on an empty gold list).
         golds = golds or [""]
-        is_list = "list" in answer_type if answer_type is not None else isinstance(pred, list)
         if is_list:
-            pred_list = [pred] if isinstance(pred, str) else (pred or [""])
-            scores[i] = _dude_list_score(golds, pred_list, threshold)
+            scores[i] = _dude_list_score(golds, [pred] if isinstance(pred, str) else pred)
             closest[i] = golds
         else:
             single_idx.append(i)
+            # A list for a non-list question: the first element counts ("" when empty).
             single_preds.append(pred if isinstance(pred, str) else (pred[0] if pred else ""))
             single_golds.append(golds)
     if single_idx:
@@ -245,6 +267,19 @@ def _score_dude(
         for k, i in enumerate(single_idx):
             closest[i] = single_golds[k][int(best[k])]
     return scores, closest
+
+
+def _check_answer_types(answer_types: Any, n: int) -> list[str | None]:
+    types = as_list(answer_types, _METRIC, "answer_types")
+    if len(types) != n:
+        raise ValueError(f"anls: got {len(types)} answer_types for {n} predictions")
+    for i, t in enumerate(types):
+        if t is not None and not isinstance(t, str):
+            raise TypeError(
+                f"anls: `answer_types[{i}]` must be a str (a DUDE answer_type such as "
+                f"'list/extractive') or None, got {type(t).__name__}"
+            )
+    return types
 
 
 def compute_anls(
@@ -282,11 +317,7 @@ def compute_anls(
     if answer_types is not None:
         if spec.structure != "dude":
             raise ValueError(f"anls: `answer_types` is only used by the 'dude' variant, not {variant!r}")
-        answer_types = list(answer_types)
-        if len(answer_types) != len(preds):
-            raise ValueError(
-                f"anls: got {len(answer_types)} answer_types for {len(preds)} predictions"
-            )
+        answer_types = _check_answer_types(answer_types, len(preds))
 
     closest: list[Any]
     if spec.structure == "alternatives":

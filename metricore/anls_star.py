@@ -11,8 +11,12 @@ Rules (``G`` gold, ``P`` prediction):
 * ``None`` in ``G`` matches ``None``, ``""``, ``[]`` and ``{}`` in ``P``;
 * a tuple in ``G`` holds alternatives: the best (highest mean, then equal to ``P``) is used;
   tuples are not allowed in ``P``;
-* lists are matched element to element with the Hungarian method (exact matches win ties);
-  unmatched elements on either side add their length to the divisor;
+* lists are matched element to element with the Hungarian method on the mean score of each
+  pair (exact matches win ties); unmatched elements on either side add their length to the
+  divisor. When elements differ in length (nested lists, dicts, empty containers), matchings
+  that tie on the means can give different scores, so such lists are matched with the
+  package's own solver (``munkres`` on ``max - mean``) to pick the same matching; flat lists,
+  where every optimal matching gives the same score, use SciPy;
 * dicts are compared on the union of keys (a missing key is ``None``); a key that only ``P``
   has with a ``None``-like value adds nothing to the numerator **but still one to the
   divisor** (the package's ``pairwise_len`` counts every key of the union);
@@ -30,7 +34,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from .levenshtein import distance_matrix
-from .matching import max_weight_matching
+from .matching import max_weight_matching, munkres_matching
 from .normalize import rrc_normalize
 
 __all__ = ["anls_star_score", "StarNode", "build_tree"]
@@ -171,7 +175,8 @@ def _compare_lists(g: StarNode, p: StarNode, threshold: float) -> tuple[float, i
             if pk[j].obj == chosen[i][j]:
                 # The package favours exact matches by one ulp to break Hungarian ties.
                 means[i, j] = np.nextafter(means[i, j], np.inf)
-    rows, cols = max_weight_matching(means)
+    flat = bool((lengths == 1).all()) and all(c.length == 1 for c in gk) and all(c.length == 1 for c in pk)
+    rows, cols = max_weight_matching(means) if flat else munkres_matching(means)
     total = float(totals[rows, cols].sum())
     length = int(lengths[rows, cols].sum())
     matched_rows = set(rows.tolist())

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from munkres import Munkres, make_cost_matrix
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["max_weight_matching"]
+__all__ = ["max_weight_matching", "munkres_matching"]
 
 
 def max_weight_matching(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -20,4 +21,21 @@ def max_weight_matching(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty
     rows, cols = linear_sum_assignment(weights, maximize=True)
+    return rows, cols
+
+
+def munkres_matching(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The matching the ``munkres`` package picks on ``make_cost_matrix(weights)``.
+
+    Slower than :func:`max_weight_matching` (pure Python); used only where a reference
+    implementation's score depends on which of several optimal matchings is picked
+    (ANLS* lists whose elements differ in length), so that ties break the same way.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.size == 0:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    pairs = Munkres().compute(make_cost_matrix(weights.tolist()))
+    rows = np.fromiter((r for r, _ in pairs), dtype=np.intp, count=len(pairs))
+    cols = np.fromiter((c for _, c in pairs), dtype=np.intp, count=len(pairs))
     return rows, cols

@@ -8,7 +8,8 @@ input: they return new lists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import numbers
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any
 
 __all__ = [
@@ -20,6 +21,9 @@ __all__ = [
     "check_choice",
     "string_alternatives",
     "string_alternatives_column",
+    "check_bool",
+    "check_number",
+    "check_string_list",
 ]
 
 
@@ -97,7 +101,9 @@ def string_alternatives(
             f"{metric}: `references[{index}]` must be a str or a list of str, "
             f"got {_typename(reference)} ({reference!r:.60})"
         )
-    golds = list(reference)
+    # A set has no order, and the order of alternatives decides which gold is reported as
+    # closest on ties: sort it so the result does not change between runs.
+    golds = sorted(reference, key=str) if isinstance(reference, Set) else list(reference)
     if not golds and not allow_empty:
         raise ValueError(f"{metric}: `references[{index}]` has no answers (empty list)")
     for j, gold in enumerate(golds):
@@ -110,10 +116,10 @@ def string_alternatives(
 
 
 def check_probability(value: Any, metric: str, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{metric}: `{name}` must be a number in [0, 1], got {_typename(value)}")
     value = float(value)
-    if not 0.0 <= value <= 1.0:
+    if not 0.0 <= value <= 1.0:  # also refuses NaN
         raise ValueError(f"{metric}: `{name}` must be in [0, 1], got {value}")
     return value
 
@@ -145,4 +151,44 @@ def string_alternatives_column(
             append(ref)
         else:
             append(string_alternatives(ref, metric, start + i, allow_empty=allow_empty))
+    return out
+
+
+def check_bool(value: Any, metric: str, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{metric}: `{name}` must be a bool, got {_typename(value)}")
+    return value
+
+
+def check_number(value: Any, metric: str, name: str, lo: float, hi: float) -> float:
+    """A real number (int, float, numpy scalar; not a bool, not NaN) in ``[lo, hi]``, as a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{metric}: `{name}` must be a number in [{lo}, {hi}], got {_typename(value)} ({value!r:.60})"
+        )
+    number = float(value)
+    if not lo <= number <= hi:  # also refuses NaN
+        raise ValueError(f"{metric}: `{name}` must be in [{lo}, {hi}], got {number}")
+    return number
+
+
+def check_string_list(value: Any, metric: str, where: str, *, allow_empty: bool = True) -> list[str]:
+    """A new list of str from ``value`` found at ``where`` (e.g. ``"predictions[3]"``).
+
+    A bare str is a one-element list; a list or tuple is checked element by element.
+    """
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(
+            f"{metric}: `{where}` must be a list of str, got {_typename(value)} ({value!r:.60})"
+        )
+    out = list(value)
+    if not out and not allow_empty:
+        raise ValueError(f"{metric}: `{where}` is an empty list")
+    for j, item in enumerate(out):
+        if not isinstance(item, str):
+            raise TypeError(
+                f"{metric}: `{where}[{j}]` must be a str, got {_typename(item)} ({item!r:.60})"
+            )
     return out

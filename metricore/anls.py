@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._gc import paused_gc
 from .anls_star import anls_star_score
 from .levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
 from .matching import max_weight_matching
@@ -51,8 +52,10 @@ from .validation import (
     check_choice,
     check_pairs,
     check_probability,
+    check_strings,
+    flatten_alternatives,
+    gold_column,
     string_alternatives,
-    string_alternatives_column,
 )
 
 __all__ = ["ANLSVariant", "ANLSResult", "ANLS_VARIANTS", "compute_anls", "DEFAULT_THRESHOLD"]
@@ -130,54 +133,71 @@ class ANLSResult:
         return {"anls": self.anls, "scores": list(self.scores), "signature": self.signature}
 
 
+def _normalized_with_raw_lengths(texts: list[str]) -> tuple[list[str], np.ndarray]:
+    """RRC-normalized texts and ``len(raw.upper())``, in one pass over the strings.
+
+    One pass instead of two matters at 10^5+ answers: the strings of a real corpus lie
+    scattered in memory, and each pass costs a cache miss per string.
+    """
+    pairs = [(" ".join(t.lower().split()), len(t) if t.isascii() else len(t.upper())) for t in texts]
+    if not pairs:
+        return [], np.zeros(0, dtype=np.int64)
+    norm, lengths = zip(*pairs)
+    return list(norm), np.array(lengths, dtype=np.int64)
+
+
+def _lengths(texts: list[str]) -> np.ndarray:
+    return np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+
+
 def _string_scores(
-    predictions: Sequence[str],
-    golds: Sequence[Sequence[str]],
+    predictions: list[str],
+    flat_golds: list[str],
+    counts: np.ndarray | None,
     variant: ANLSVariant,
     threshold: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Scores and best-gold index per question, for string answers with gold alternatives.
+    """Scores, and the index into ``flat_golds`` of each question's best gold.
 
-    All (prediction, gold) pairs are flattened into one C++ distance call; the per-question
-    maximum is a ``reduceat`` over the flat array.
+    ``flat_golds`` holds every question's alternatives one after another, ``counts[i]`` of
+    them for question ``i`` (``None``: exactly one each). All (prediction, gold) pairs go to
+    one C++ distance call; the per-question maximum is a ``reduceat`` over the flat array.
     """
-    counts = np.fromiter((len(g) for g in golds), dtype=np.int64, count=len(golds))
-    flat_golds = [g for gs in golds for g in gs]
-    norm_preds = rrc_normalize_many(predictions)
-    norm_golds = rrc_normalize_many(flat_golds)
-    single = bool((counts == 1).all())
-    rep_preds = norm_preds if single else [p for p, c in zip(norm_preds, counts.tolist()) for _ in range(c)]
-    dist = pair_distances(rep_preds, norm_golds)
-
     if variant.length_basis == "raw_upper":
-        pred_len, gold_len = upper_lengths(predictions), upper_lengths(flat_golds)
-    elif variant.length_basis == "normalized_upper":
-        pred_len, gold_len = upper_lengths(norm_preds), upper_lengths(norm_golds)
+        norm_preds, pred_len = _normalized_with_raw_lengths(predictions)
+        norm_golds, gold_len = _normalized_with_raw_lengths(flat_golds)
     else:
-        pred_len = np.fromiter(map(len, norm_preds), np.int64, len(norm_preds))
-        gold_len = np.fromiter(map(len, norm_golds), np.int64, len(norm_golds))
-    if not single:
+        norm_preds = rrc_normalize_many(predictions)
+        norm_golds = rrc_normalize_many(flat_golds)
+        measure = upper_lengths if variant.length_basis == "normalized_upper" else _lengths
+        pred_len, gold_len = measure(norm_preds), measure(norm_golds)
+    if counts is None:
+        rep_preds = norm_preds
+    else:
+        rep_preds = np.repeat(np.array(norm_preds, dtype=object), counts).tolist()
+    dist = pair_distances(rep_preds, norm_golds)
+    if counts is not None:
         pred_len = np.repeat(pred_len, counts)
     lengths = np.maximum(pred_len, gold_len)
 
-    similarity = normalized_similarity(dist, lengths)
+    # Both references compute ``d / length`` first; the similarity is ``1 - that``.
+    ratio = np.divide(dist, lengths, out=np.zeros(len(dist)), where=lengths != 0)
+    similarity = 1.0 - ratio
     if variant.zero_rule == "below":
         kept = np.where(similarity < threshold, 0.0, similarity)
     else:
         # PyPI anls: ``1 - nl if nl < tau_distance else 0`` with tau_distance = 1 - tau.
-        ratio = 1.0 - similarity
         kept = np.where(ratio < 1.0 - threshold, similarity, 0.0)
 
-    if single:
-        return kept, np.zeros(len(golds), dtype=np.int64)
+    if counts is None:
+        return kept, np.arange(len(flat_golds))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     scores = np.maximum.reduceat(kept, starts)
     best_sim = np.maximum.reduceat(similarity, starts)
-    group = np.repeat(np.arange(len(golds)), counts)
+    group = np.repeat(np.arange(len(counts)), counts)
     hits = np.flatnonzero(similarity == best_sim[group])
     _, first = np.unique(group[hits], return_index=True)
-    best = hits[first] - starts
-    return scores, best
+    return scores, hits[first]
 
 
 #: DUDEeval scores list answer parts with the threshold fixed at 0.5
@@ -261,11 +281,12 @@ def _score_dude(
             single_preds.append(pred if isinstance(pred, str) else (pred[0] if pred else ""))
             single_golds.append(golds)
     if single_idx:
-        s, best = _string_scores(single_preds, single_golds, ANLS_VARIANTS["dude"], threshold)
+        flat, counts = flatten_alternatives(single_golds)
+        s, best = _string_scores(single_preds, flat, counts, ANLS_VARIANTS["dude"], threshold)
         idx = np.asarray(single_idx)
         scores[idx] = s
-        for k, i in enumerate(single_idx):
-            closest[i] = single_golds[k][int(best[k])]
+        for i, b in zip(single_idx, best.tolist()):
+            closest[i] = flat[b]
     return scores, closest
 
 
@@ -282,6 +303,7 @@ def _check_answer_types(answer_types: Any, n: int) -> list[str | None]:
     return types
 
 
+@paused_gc()
 def compute_anls(
     predictions: Sequence[Any],
     references: Sequence[Any],
@@ -321,16 +343,18 @@ def compute_anls(
 
     closest: list[Any]
     if spec.structure == "alternatives":
-        if not all(type(p) is str for p in preds):
-            for i, p in enumerate(preds):
-                if not isinstance(p, str):
-                    raise TypeError(
-                        f"anls: `predictions[{i}]` must be a str, got {type(p).__name__} "
-                        f"(structured answers need variant='anls_star' or 'dude')"
-                    )
-        golds = string_alternatives_column(refs, _METRIC)
-        scores_arr, best = _string_scores(preds, golds, spec, threshold)
-        closest = [g[b] for g, b in zip(golds, best.tolist())]
+        flat, counts = gold_column(refs, _METRIC, check_items=False)
+        try:
+            scores_arr, best = _string_scores(preds, flat, counts, spec, threshold)
+        except (AttributeError, TypeError):
+            # A non-str value somewhere: find it and say where (the fast path does not).
+            try:
+                check_strings(preds, _METRIC, "predictions")
+            except TypeError as err:
+                raise TypeError(f"{err} (structured answers need variant='anls_star' or 'dude')") from None
+            gold_column(refs, _METRIC)
+            raise
+        closest = [flat[b] for b in best.tolist()]
     elif spec.structure == "anls_star":
         pairs = [anls_star_score(r, p, threshold=threshold, where=str(i)) for i, (p, r) in enumerate(zip(preds, refs))]
         scores_arr = np.fromiter((s for s, _ in pairs), np.float64, len(pairs))

@@ -61,9 +61,13 @@ def upper_lengths(texts: Sequence[str]) -> np.ndarray:
     """``len(t.upper())`` per text: the divisor the RRC scripts use.
 
     Upper-casing changes the length of a few characters (``"ß" -> "SS"``, ligatures such as
-    ``"ﬁ"``), so this is not ``len(t)``. ASCII text skips the ``upper()`` call.
+    ``"ﬁ"``), so this is not ``len(t)``; only non-ASCII texts are upper-cased to find out.
     """
-    return np.array([len(t) if t.isascii() else len(t.upper()) for t in texts], dtype=np.int64)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    ascii_ = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+    for i in np.flatnonzero(~ascii_).tolist():
+        lengths[i] = len(texts[i].upper())
+    return lengths
 
 
 def edit_operations(source: str, target: str) -> list[tuple[str, int, int]]:

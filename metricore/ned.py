@@ -25,10 +25,11 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._gc import paused_gc
 from .levenshtein import pair_distances
 from .normalize import Normalizer
 from .signature import build_signature
-from .validation import check_choice, check_pairs, check_strings, string_alternatives_column
+from .validation import check_choice, check_pairs, check_strings, gold_column
 
 __all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
 
@@ -58,6 +59,7 @@ class NEDResult:
         }
 
 
+@paused_gc()
 def compute_one_minus_ned(
     predictions: Sequence[str],
     references: Sequence[Any],
@@ -86,16 +88,14 @@ def compute_one_minus_ned(
             raise TypeError(f"{_METRIC}: `{name}` must be a bool, got {type(flag).__name__}")
     preds, refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
-    golds = string_alternatives_column(refs, _METRIC)
+    raw_flat, counts = gold_column(refs, _METRIC)
 
     steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
     norm = Normalizer(steps)
-    counts = np.fromiter((len(g) for g in golds), np.int64, len(golds))
-    raw_flat = [g for gs in golds for g in gs]
     flat = norm.many(raw_flat)
     npreds = norm.many(preds)
-    single = bool((counts == 1).all())
-    rep = npreds if single else [p for p, c in zip(npreds, counts.tolist()) for _ in range(c)]
+    single = counts is None
+    rep = npreds if single else np.repeat(np.array(npreds, dtype=object), counts).tolist()
 
     dist = pair_distances(rep, flat)
     gold_len = np.fromiter(map(len, flat), np.int64, len(flat))
@@ -114,7 +114,7 @@ def compute_one_minus_ned(
     else:
         starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
         scores = np.maximum.reduceat(sim, starts)
-        group = np.repeat(np.arange(len(golds)), counts)
+        group = np.repeat(np.arange(len(counts)), counts)
         # Among equally good golds, the one with the smallest distance feeds CER.
         order = np.lexsort((dist, -sim, group))
         _, first = np.unique(group[order], return_index=True)
@@ -135,6 +135,6 @@ def compute_one_minus_ned(
         scores=scores.tolist(),
         distances=best_dist.tolist(),
         reference_lengths=best_len.tolist(),
-        closest=[raw_flat[b] for b in best.tolist()],
+        closest=list(raw_flat) if single else [raw_flat[b] for b in best.tolist()],
         signature=build_signature("one_minus_ned", None, options, _DEFAULTS),
     )

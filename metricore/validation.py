@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping, Sequence, Set
+from itertools import chain
 from typing import Any
+
+import numpy as np
 
 __all__ = [
     "as_list",
@@ -21,6 +24,8 @@ __all__ = [
     "check_choice",
     "string_alternatives",
     "string_alternatives_column",
+    "flatten_alternatives",
+    "gold_column",
     "check_bool",
     "check_number",
     "check_string_list",
@@ -76,7 +81,7 @@ def check_str(value: Any, metric: str, where: str) -> str:
 def check_strings(values: Sequence[Any], metric: str, name: str, start: int = 0) -> list[str]:
     """A new list of ``values``, each checked to be a str; ``start`` offsets the reported index."""
     out = list(values)
-    if all(type(v) is str for v in out):
+    if set(map(type, out)) <= {str}:
         return out
     for i, value in enumerate(out):
         if not isinstance(value, str):
@@ -192,3 +197,34 @@ def check_string_list(value: Any, metric: str, where: str, *, allow_empty: bool 
                 f"{metric}: `{where}[{j}]` must be a str, got {_typename(item)} ({item!r:.60})"
             )
     return out
+
+
+def flatten_alternatives(golds: list[list[str]]) -> tuple[list[str], np.ndarray | None]:
+    """All alternatives one after another, and how many each sample has (``None`` when
+    every sample has exactly one, the case that needs no grouping)."""
+    counts = np.fromiter(map(len, golds), dtype=np.int64, count=len(golds))
+    flat = list(chain.from_iterable(golds))
+    return flat, (None if len(flat) == len(golds) and bool((counts == 1).all()) else counts)
+
+
+def gold_column(
+    references: Sequence[Any], metric: str, *, start: int = 0, check_items: bool = True
+) -> tuple[list[str], np.ndarray | None]:
+    """Checked gold alternatives of a whole column, flattened (see :func:`flatten_alternatives`).
+
+    The checks run over the column with C-level ``map``/``set`` calls; only a column that
+    fails them is walked row by row, to raise an error naming the row. With
+    ``check_items=False`` the type of each alternative inside list rows is left for the
+    caller's first pass over the strings to check (each pass over a large column costs
+    a cache miss per string, so hot paths fuse the check with their own work).
+    """
+    refs = references if isinstance(references, list) else list(references)
+    kinds = set(map(type, refs))
+    if kinds <= {str}:
+        return refs, None  # one bare gold per row: no list per row needed
+    if kinds <= {list, tuple}:
+        counts = np.fromiter(map(len, refs), dtype=np.int64, count=len(refs))
+        flat = list(chain.from_iterable(refs))
+        if (not len(counts) or counts.min() > 0) and (not check_items or set(map(type, flat)) <= {str}):
+            return flat, (None if len(flat) == len(refs) else counts)
+    return flatten_alternatives(string_alternatives_column(refs, metric, start=start))

@@ -29,7 +29,7 @@ from ._gc import paused_gc
 from .levenshtein import pair_distances
 from .normalize import Normalizer
 from .signature import build_signature
-from .validation import check_choice, check_pairs, check_strings, gold_column
+from .validation import check_bool, check_choice, check_pairs, check_strings, gold_column
 
 __all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
 
@@ -83,9 +83,8 @@ def compute_one_minus_ned(
     (0.619, 0.4)
     """
     check_choice(empty_pair, EMPTY_PAIR_POLICIES, _METRIC, "empty_pair")
-    for name, flag in (("lowercase", lowercase), ("nfkc", nfkc)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{_METRIC}: `{name}` must be a bool, got {type(flag).__name__}")
+    check_bool(lowercase, _METRIC, "lowercase")
+    check_bool(nfkc, _METRIC, "nfkc")
     preds, refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
     raw_flat, counts = gold_column(refs, _METRIC)

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,7 +69,7 @@ from .normalize import fbc2_caption_clean, strip_ascii_punctuation_lower
 from .numbers import first_number, numeric_similarity, parse_number_token, spelled_numbers_to_digits
 from .signature import build_signature
 from .synonyms import MappingSynonyms, NoSynonyms, get_synonym_source
-from .validation import as_list, check_choice, check_probability
+from .validation import as_list, check_bool, check_choice, check_number, check_probability
 
 __all__ = [
     "METEORVariant",
@@ -364,113 +365,6 @@ def _razdel_join(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _align(
-    hw: Sequence[str],
-    hs: Sequence[str],
-    rw: Sequence[str],
-    rs: Sequence[str],
-    syn_get: Callable[[str], frozenset[str]],
-) -> tuple[int, int]:
-    """Matches and chunks of one (hypothesis, reference) pair: words ``hw``/``rw`` and their
-    stems ``hs``/``rs``."""
-    nh = len(hw)
-    nr = len(rw)
-    href = [-1] * nh
-    # 1. exact
-    positions: dict[str, list[int]] = {}
-    for j in range(nr):
-        w = rw[j]
-        lst = positions.get(w)
-        if lst is None:
-            positions[w] = [j]
-        else:
-            lst.append(j)
-    used = [False] * nr
-    left = 0
-    for i in range(nh - 1, -1, -1):
-        lst = positions.get(hw[i])
-        if lst:
-            j = lst.pop()
-            href[i] = j
-            used[j] = True
-        else:
-            left += 1
-    m = nh - left
-    if left and m < nr:
-        # 2. stems of the leftovers
-        positions = {}
-        for j in range(nr):
-            if not used[j]:
-                s = rs[j]
-                lst = positions.get(s)
-                if lst is None:
-                    positions[s] = [j]
-                else:
-                    lst.append(j)
-        rest = 0
-        for i in range(nh - 1, -1, -1):
-            if href[i] < 0:
-                lst = positions.get(hs[i])
-                if lst:
-                    j = lst.pop()
-                    href[i] = j
-                    used[j] = True
-                    m += 1
-                else:
-                    rest += 1
-        if rest and m < nr:
-            # 3. synonyms of the leftover hypothesis stems, against the leftover reference stems
-            positions = {}
-            for j in range(nr):
-                if not used[j]:
-                    s = rs[j]
-                    lst = positions.get(s)
-                    if lst is None:
-                        positions[s] = [j]
-                    else:
-                        lst.append(j)
-            for i in range(nh - 1, -1, -1):
-                if href[i] < 0:
-                    stem = hs[i]
-                    best_j = -1
-                    best_key = None
-                    lst = positions.get(stem)  # NLTK adds the word itself to its synonyms
-                    if lst:
-                        best_j = lst[-1]
-                        best_key = stem
-                    syns = syn_get(stem)
-                    if len(syns) <= len(positions):
-                        for syn in syns:
-                            lst = positions.get(syn)
-                            if lst and lst[-1] > best_j:
-                                best_j = lst[-1]
-                                best_key = syn
-                    else:
-                        for key, lst in positions.items():
-                            if lst and lst[-1] > best_j and key in syns:
-                                best_j = lst[-1]
-                                best_key = key
-                    if best_key is not None:
-                        positions[best_key].pop()
-                        href[i] = best_j
-                        m += 1
-    if m == 0:
-        return 0, 0
-    chunks = 1
-    prev_i = -2
-    prev_j = -2
-    first = True
-    for i in range(nh):
-        j = href[i]
-        if j >= 0:
-            if not first and not (i == prev_i + 1 and j == prev_j + 1):
-                chunks += 1
-            first = False
-            prev_i = i
-            prev_j = j
-    return m, chunks
-
-
 def _index(items: Sequence[str]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for k, w in enumerate(items):
@@ -520,7 +414,9 @@ def _hyp_syn_union(h: _Prepared, syn_get: Callable[[str], frozenset[str]]) -> fr
 
 
 def _align_fast(h: _Prepared, r: _Prepared, syn_get: Callable[[str], frozenset[str]]) -> tuple[int, int]:
-    """:func:`_align` on prepared sentences, same result (a property test checks it).
+    """Matches and chunks of one prepared (hypothesis, reference) pair, as NLTK's three
+    stages and ``_count_chunks`` give them (a property test checks it against a literal
+    walk of NLTK's stages, ``tests/oracles/meteor_walk.py``).
 
     In the exact and stem stages a word only competes with equal words, and walking the
     hypothesis from its end while taking the highest free reference position pairs the
@@ -739,16 +635,6 @@ def check_meteor_inputs(
     return out_p, out_r
 
 
-def _check_number(value: Any, name: str, lo: float, hi: float | None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{_METRIC}: `{name}` must be a number, got {_typename(value)}")
-    value = float(value)
-    if not (value >= lo and (hi is None or value <= hi)) or value != value or value == float("inf"):
-        bound = f"[{lo}, {hi}]" if hi is not None else f">= {lo} and finite"
-        raise ValueError(f"{_METRIC}: `{name}` must be {bound}, got {value}")
-    return value
-
-
 # --------------------------------------------------------------------------------------------
 # Pipelines
 # --------------------------------------------------------------------------------------------
@@ -849,16 +735,13 @@ def compute_meteor(
     >>> compute_meteor(["cat"], ["cat"], synonyms="none").scores
     [0.5]
     """
-    spec = METEOR_VARIANTS.get(variant) if isinstance(variant, str) else None
-    if spec is None:
-        check_choice(variant, METEOR_VARIANTS, _METRIC, "variant")
-        raise AssertionError  # pragma: no cover
+    spec = METEOR_VARIANTS[check_choice(variant, METEOR_VARIANTS, _METRIC, "variant")]
     a = spec.alpha if alpha is None else check_probability(alpha, _METRIC, "alpha")
-    b = spec.beta if beta is None else _check_number(beta, "beta", 0.0, None)
+    b = spec.beta if beta is None else check_number(beta, _METRIC, "beta", 0.0, sys.float_info.max)
     g = spec.gamma if gamma is None else check_probability(gamma, _METRIC, "gamma")
     tok = spec.tokenizer if tokenizer is None else check_choice(tokenizer, TOKENIZERS, _METRIC, "tokenizer")
-    if lemmatize is not None and not isinstance(lemmatize, bool):
-        raise TypeError(f"{_METRIC}: `lemmatize` must be a bool, got {_typename(lemmatize)}")
+    if lemmatize is not None:
+        check_bool(lemmatize, _METRIC, "lemmatize")
     if lemmatize is not None and spec.preprocess != "fbc2_vqa":
         raise ValueError(f"{_METRIC}: `lemmatize` applies to the fbc2_vqa variant only")
     lem = spec.lemmatize if lemmatize is None else lemmatize
@@ -980,7 +863,7 @@ def meteor_pair(
     r = side.tokens(list(reference))
     if isinstance(source, MappingSynonyms):
         table = source.bind(st.stem)
-        m, c = _align(h.words, h.stems, r.words, r.stems, lambda w: table.get(w, frozenset()))
+        m, c = _align_fast(h, r, lambda w: table.get(w, frozenset()))
     else:
-        m, c = _align(h.words, h.stems, r.words, r.stems, source.lookup)
+        m, c = _align_fast(h, r, source.lookup)
     return _score(m, c, len(h.words), len(r.words), float(alpha), float(beta), float(gamma))

@@ -8,7 +8,9 @@ from importlib import resources
 from typing import Any
 
 from .anls import ANLS_VARIANTS, compute_anls
+from .meteor import compute_meteor
 from .ned import compute_one_minus_ned
+from .token_f1 import compute_token_f1
 from .structured import from_json
 
 __all__ = ["load_sample", "demo_rows", "format_table"]
@@ -28,19 +30,22 @@ def _row(metric: str, variant: str, n: int, score: float, signature: str) -> dic
 def demo_rows(sample: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """One row per (metric, variant) that the bundled sample exercises."""
     s = sample or load_sample()
-    jobs: list[tuple[str, str, str, Callable[..., Any]]] = []
+    # (metric, variant shown, sample part, scorer, headline key)
+    jobs: list[tuple[str, str, str, Callable[..., Any], str]] = []
     for variant in ANLS_VARIANTS:
         part = {"anls_star": "anls_star", "dude": "dude"}.get(variant, "docvqa")
-        jobs.append(("anls", variant, part, lambda p, r, v=variant: compute_anls(p, r, variant=v)))
-    jobs.append(("one_minus_ned", "icdar2019", "ocr", compute_one_minus_ned))
+        jobs.append(("anls", variant, part, lambda p, r, v=variant: compute_anls(p, r, variant=v), "anls"))
+    for variant in ("squad", "squad_v2"):
+        jobs.append(("token_f1", variant, "squad", lambda p, r, v=variant: compute_token_f1(p, r, variant=v), "f1"))
+    jobs.append(("meteor", "nltk", "captions", compute_meteor, "meteor"))
+    jobs.append(("one_minus_ned", "icdar2019", "ocr", compute_one_minus_ned, "one_minus_ned"))
     jobs.append(("one_minus_ned", "icdar2019+nfkc+lower", "ocr",
-                 lambda p, r: compute_one_minus_ned(p, r, nfkc=True, lowercase=True)))
+                 lambda p, r: compute_one_minus_ned(p, r, nfkc=True, lowercase=True), "one_minus_ned"))
     rows = []
-    for metric, variant, part, fn in jobs:
-        result = fn(s[part]["predictions"], s[part]["references"])
-        headline = result.as_dict()
-        score = headline.get(metric, headline.get("anls"))
-        rows.append(_row(metric, variant, len(result.scores), float(score), result.signature))
+    for metric, variant, part, fn, key in jobs:
+        predictions, references = s[part]["predictions"], s[part]["references"]
+        result = fn(predictions, references)
+        rows.append(_row(metric, variant, len(predictions), float(result.as_dict()[key]), result.signature))
     return rows
 
 

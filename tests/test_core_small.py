@@ -62,11 +62,12 @@ def test_demo_covers_every_metric_and_variant():
     rows = demo_rows()
     assert {(r["metric"], r["variant"]) for r in rows} >= {
         ("anls", "docvqa"), ("anls", "stvqa_paper"), ("anls", "anls_star"), ("anls", "dude"),
-        ("one_minus_ned", "icdar2019"),
+        ("one_minus_ned", "icdar2019"), ("token_f1", "squad"), ("meteor", "nltk"),
     }
     sample = load_sample()
     for r in rows:
-        assert 0.0 <= r["score"] <= 1.0
+        top = 100.0 if r["metric"] == "token_f1" else 10.0 if r["metric"] == "cider" else 1.0
+        assert 0.0 <= r["score"] <= top, r
     want = compute_anls(sample["docvqa"]["predictions"], sample["docvqa"]["references"]).anls
     assert rows[0]["score"] == want
     table = format_table(rows)

@@ -50,3 +50,17 @@ __all__ = [
 ]
 
 __all__ += ["METEOR_VARIANTS", "METEORResult", "METEORVariant", "compute_meteor"]
+
+from .cider import CIDER_VARIANTS, CIDErResult, CIDErVariant, DocumentFrequency, compute_cider  # noqa: E402
+from .ptb_tokenize import PTBTokenizer, coco_tokenize, ptb_tokens  # noqa: E402
+
+__all__ += [
+    "CIDER_VARIANTS",
+    "CIDErResult",
+    "CIDErVariant",
+    "DocumentFrequency",
+    "compute_cider",
+    "PTBTokenizer",
+    "coco_tokenize",
+    "ptb_tokens",
+]

@@ -10,8 +10,8 @@ from typing import Any
 from .anls import ANLS_VARIANTS, compute_anls
 from .meteor import compute_meteor
 from .ned import compute_one_minus_ned
-from .token_f1 import compute_token_f1
 from .structured import from_json
+from .token_f1 import compute_token_f1
 
 __all__ = ["load_sample", "demo_rows", "format_table"]
 

@@ -71,8 +71,8 @@ _YAML_HEADER = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", re.S | r
 
 #: ``score_fn(predictions, references, variant, **params) -> (headline, rows, signature)``.
 #: ``headline`` maps a label to a number; ``rows`` has one dict per sample whose keys are the
-#: table columns (a ``"score"`` key feeds the histogram); ``variant`` is ``None`` when the
-#: spec has no variants.
+#: table columns (the ``SpaceSpec.score_column`` key, default ``"score"``, feeds the
+#: histogram); ``variant`` is ``None`` when the spec has no variants.
 ScoreFn = Callable[..., tuple[Mapping[str, float], list[dict[str, Any]], str]]
 
 
@@ -82,7 +82,9 @@ class Param:
 
     ``kind`` is ``"slider"`` (uses ``minimum``/``maximum``/``step``), ``"checkbox"`` or
     ``"dropdown"`` (uses ``choices``). ``variants`` restricts the parameter to some variants
-    (empty: all); for the others it is hidden and not passed.
+    (empty: all); for the others it is hidden and not passed. ``variant_defaults`` gives
+    some variants another default (``(("fbc2_vqa", 0.0),)``): it is passed when a request
+    leaves the parameter out, and the control is reset to it when the user picks the variant.
     """
 
     name: str
@@ -95,6 +97,11 @@ class Param:
     step: float = 0.01
     choices: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
+    variant_defaults: tuple[tuple[str, Any], ...] = ()
+
+    def default_for(self, variant: str | None) -> Any:
+        """The default under ``variant`` (``variant_defaults``, else ``default``)."""
+        return dict(self.variant_defaults).get(variant, self.default)
 
     def check(self, value: Any) -> Any:
         """``value`` if it fits the control, else ``ValueError``/``TypeError`` naming it."""
@@ -152,7 +159,10 @@ class SpaceSpec:
     examples: tuple[Example, ...] = ()
     card_path: str | Path | None = None
     structured_variants: tuple[str, ...] = ()
+    #: the range of the per-sample scores (the histogram's bins)
     score_range: tuple[float, float] = (0.0, 1.0)
+    #: the row key whose numbers feed the histogram
+    score_column: str = "score"
 
     def __post_init__(self) -> None:
         if not self.score_range[0] < self.score_range[1]:
@@ -162,7 +172,9 @@ class SpaceSpec:
             raise ValueError(f"{self.name}: duplicate parameter names in {names}")
         for p in self.params:
             p.check(p.default)
-            unknown = set(p.variants) - set(self.variants)
+            for _, value in p.variant_defaults:
+                p.check(value)
+            unknown = (set(p.variants) | {v for v, _ in p.variant_defaults}) - set(self.variants)
             if unknown:
                 raise ValueError(f"{self.name}: parameter {p.name!r} names unknown variants {sorted(unknown)}")
         unknown = set(self.structured_variants) - set(self.variants)
@@ -401,7 +413,7 @@ def score(
     try:
         for p in spec.params:
             if p.applies_to(variant):
-                kwargs[p.name] = p.check(given.get(p.name, p.default))
+                kwargs[p.name] = p.check(given.get(p.name, p.default_for(variant)))
         headline, rows, signature = spec.score_fn(predictions, references, variant, **kwargs)
     except (TypeError, ValueError) as err:
         raise _fail(str(err)) from None
@@ -416,7 +428,7 @@ def _headline_markdown(headline: Mapping[str, Any], n: int) -> str:
 def _bin_labels(score_range: tuple[float, float]) -> list[str]:
     lo, hi = score_range
     width = (hi - lo) / _HIST_BINS
-    return [f"{lo + i * width:.2g}–{lo + (i + 1) * width:.2g}" for i in range(_HIST_BINS)]
+    return [f"{lo + i * width:.4g}–{lo + (i + 1) * width:.4g}" for i in range(_HIST_BINS)]
 
 
 def _histogram(scores: list[float], score_range: tuple[float, float]) -> pd.DataFrame:
@@ -460,7 +472,7 @@ def _example_inputs(spec: SpaceSpec, ex: Example) -> list[Any]:
         [_value_to_cell(p, structured, False), _value_to_cell(r, structured, True)]
         for p, r in zip(ex.predictions, ex.references)
     ]
-    return [v or "", "table", cells, *(ex.params.get(p.name, p.default) for p in spec.params)]
+    return [v or "", "table", cells, *(ex.params.get(p.name, p.default_for(v)) for p in spec.params)]
 
 
 def build_app(spec: SpaceSpec) -> gr.Blocks:
@@ -470,7 +482,8 @@ def build_app(spec: SpaceSpec) -> gr.Blocks:
     """
     examples = [_example_inputs(spec, ex) for ex in spec.examples]
     first_variant, _, first_cells, *first_params = examples[0] if examples else (
-        spec.default_variant or "", "table", [["", ""]] * 3, *(p.default for p in spec.params)
+        spec.default_variant or "", "table", [["", ""]] * 3,
+        *(p.default_for(spec.default_variant) for p in spec.params),
     )
     with gr.Blocks(title=spec.title, analytics_enabled=False) as demo:
         gr.Markdown(f"# {spec.title}\n\n{spec.description}")
@@ -518,6 +531,15 @@ def build_app(spec: SpaceSpec) -> gr.Blocks:
                 controls,
                 api_visibility="private",
             )
+        reset = [(p, c) for p, c in zip(spec.params, controls) if p.variant_defaults]
+        if spec.variants and reset:
+            # `.input`, not `.change`: loading an example sets the variant and its own values
+            variant.input(
+                lambda v: [gr.update(value=p.default_for(v)) for p, _ in reset],
+                variant,
+                [c for _, c in reset],
+                api_visibility="private",
+            )
         examples_slot = gr.Column()
         button = gr.Button("Compute", variant="primary")
         headline = gr.Markdown()
@@ -540,7 +562,8 @@ def build_app(spec: SpaceSpec) -> gr.Blocks:
                 preds, refs = _rows_to_columns(_table_rows(table_value), structured, "table")
             params = {p.name: val for p, val in zip(spec.params, values) if p.applies_to(v)}
             head, rows, sig = score(spec, preds, refs, v, params)
-            scores = [float(r["score"]) for r in rows if isinstance(r.get("score"), (int, float))]
+            key = spec.score_column
+            scores = [float(r[key]) for r in rows if isinstance(r.get(key), (int, float))]
             return _headline_markdown(head, len(rows)), _table_value(rows), _histogram(scores, spec.score_range), sig
 
         def run_example(variant_value, source_value, table_value, *values):

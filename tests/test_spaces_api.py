@@ -21,7 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from metricore import compute_anls, compute_one_minus_ned
+from metricore import (
+    compute_anls,
+    compute_cider,
+    compute_meteor,
+    compute_one_minus_ned,
+    compute_question_level,
+    compute_token_f1,
+)
 
 gradio_client = pytest.importorskip("gradio_client")
 from gradio_client.exceptions import AppError  # noqa: E402
@@ -29,8 +36,8 @@ from gradio_client.exceptions import AppError  # noqa: E402
 pytestmark = pytest.mark.space
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("anls", "one_minus_ned")
-START_TIMEOUT = 45.0
+APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
+START_TIMEOUT = 90.0  # five servers import gradio at once on a small machine
 HOST = "127.0.0.1"
 
 
@@ -217,9 +224,153 @@ def test_ned_errors_are_messages(servers):
     assert _compute(client, ["kitten"], ["sitting"])["headline"]["1-NED"] == pytest.approx(4 / 7)
 
 
+# ----------------------------------------------------------------------------- token F1
+
+
+def test_token_f1_headline_equals_core(servers):
+    client = servers["token_f1"]
+    cases = [
+        ("squad", ["the big cat sat", "Denver Broncos", "", "cat cat cat"],
+         [["a cat sat down", "x"], ["The Denver Broncos"], "", ["cat"]], {}),
+        ("squad_v2", ["", "Normans", "France", ""], [[], ["The Normans"], [], ["10th century"]], {}),
+        ("mlqa", ["der Hund bellt", "Berlin, Deutschland"], [["ein Hund bellt laut"], ["Berlin"]], {"language": "de"}),
+        ("mlqa", ["北京大学", "长城。"], [["北京"], ["长城"]], {"language": "zh"}),
+    ]
+    for variant, preds, refs, params in cases:
+        out = _compute(client, preds, refs, variant, params)
+        core = compute_token_f1(preds, refs, variant=variant, **params)
+        if variant == "squad_v2":
+            assert out["headline"] == {k: v for k, v in core.squad_v2.items() if not k.endswith("total")}
+        else:
+            assert out["headline"] == {"exact_match": core.exact_match, "f1": core.f1}
+        assert out["signature"] == core.signature
+        assert [r["F1"] for r in out["rows"]] == [100.0 * f for f in core.f1_scores]
+        assert [r["EM"] for r in out["rows"]] == [100.0 * e for e in core.exact_match_scores]
+    rows = _compute(client, ["the big cat sat", "", "France"], [["a cat sat down"], [], []], "squad_v2")["rows"]
+    assert [(r["best gold"], r["why"]) for r in rows] == [
+        ("a cat sat down", "common: cat, sat | pred only: big | gold only: down"),
+        ("(no answer)", "both empty after normalization → 1 (no answer expected, none given)"),
+        ("(no answer)", "no answer expected, answer given → 0 | pred only: france"),
+    ]
+    assert _compute(client, ["北京大学"], ["北京"], "mlqa", {"language": "zh"})["rows"][0]["why"] == (
+        "common: 北, 京 | pred only: 大, 学"
+    )
+    # question-level list answers
+    preds, refs = [["Paris", "the Lyon"], [], ["Rome"]], [["paris", "Nice", "Lyon"], [], ["Turin"]]
+    out = _compute(client, preds, refs, "question_level")
+    core = compute_question_level(preds, refs)
+    assert out["headline"] == {"f1": core.f1, "precision": core.precision, "recall": core.recall,
+                               "exact_match": core.exact_match, "micro_f1": core.micro_f1}
+    assert out["signature"] == core.signature
+    assert [r["why"] for r in out["rows"]] == ["common: paris, lyon | gold only: nice", "both sets empty → 1",
+                                               "pred only: rome | gold only: turin"]
+    # Hugging Face SQuAD dicts, matched by id, with the no-answer threshold
+    preds = [{"id": "a", "prediction_text": "Normans", "no_answer_probability": 0.9},
+             {"id": "b", "prediction_text": "", "no_answer_probability": 0.2}]
+    refs = [{"id": "b", "answers": {"text": [], "answer_start": []}},
+            {"id": "a", "answers": {"text": ["The Normans"], "answer_start": [0]}}]
+    out = _compute(client, preds, refs, "squad_v2", {"no_answer_threshold": 0.5})
+    core = compute_token_f1(preds, refs, variant="squad_v2", no_answer_threshold=0.5)
+    assert out["headline"]["f1"] == core.f1 == 50.0 and out["signature"] == core.signature
+    assert [r["id"] for r in out["rows"]] == ["b", "a"]
+    assert out["rows"][1]["why"].startswith("no_answer_probability 0.9 > threshold")
+
+
+def test_token_f1_ui_histogram_on_the_0_100_scale(servers):
+    table = {"headers": ["prediction", "references"],
+             "data": [["the big cat sat", '["a cat sat down"]'], ["Normans", "The Normans"]]}
+    headline, per_sample, histogram, signature = servers["token_f1"].predict(
+        "squad", "table", table, "", None, "en", 1.0, "squad", api_name="/compute_ui"
+    )
+    assert f"{compute_token_f1(['the big cat sat', 'Normans'], [['a cat sat down'], 'The Normans']).f1:.4f}" in headline
+    assert histogram["data"][6] == ["60–70", 1] and histogram["data"][9] == ["90–100", 1]
+
+
+def test_token_f1_errors_are_messages(servers):
+    client = servers["token_f1"]
+    with pytest.raises(AppError, match=r"`references\[0\]` has no answers|references\[0\].*empty"):
+        _compute(client, ["a"], [[]], "squad")
+    with pytest.raises(AppError, match=r"language"):
+        _compute(client, ["a"], ["a"], "mlqa", {"language": "fr"})
+    with pytest.raises(AppError, match=r"Unknown parameter"):
+        _compute(client, ["a"], ["a"], "squad", {"lang": "de"})
+    assert _compute(client, ["a b"], ["a b"], "squad")["headline"]["f1"] == 100.0  # still serving
+
+
+# ----------------------------------------------------------------------------- METEOR
+
+NLTK_HYP = "It is a guide to action which ensures that the military always obeys the commands of the party"
+NLTK_REF = "It is a guide to action that ensures that the military will forever heed Party commands"
+
+
+def test_meteor_headline_equals_core(servers):
+    client = servers["meteor"]
+    cases = [
+        ("nltk", [NLTK_HYP, "A dog runs in the park."], [[NLTK_REF], ["a hound is running in a park", "dogs run"]]),
+        ("fbc2_captioning", ["Рыжий кот сидит на диване.", "кошки играют"],
+         [["Рыжая кошка сидит на диване", "Кот на диване"], ["кошка играет"]]),
+        ("fbc2_vqa", ["3", "три кошки", "three"], [["5"], ["3"], ["3", "two"]]),
+    ]
+    for variant, preds, refs in cases:
+        out = _compute(client, preds, refs, variant)  # parameters left out: the variant's defaults
+        core = compute_meteor(preds, refs, variant=variant)
+        assert out["headline"] == {"METEOR": core.meteor}
+        assert out["signature"] == core.signature
+        assert [r["score"] for r in out["rows"]] == core.scores
+    assert core.scores == [0.6, 1.0, 1.0]
+    out = _compute(client, [NLTK_HYP], [NLTK_REF], "nltk", {"alpha": 0.5, "beta": 1.0, "gamma": 0.0, "synonyms": "none"})
+    core = compute_meteor([NLTK_HYP], [NLTK_REF], alpha=0.5, beta=1.0, gamma=0.0, synonyms="none")
+    assert out["headline"] == {"METEOR": core.meteor} and out["signature"] == core.signature
+    rows = _compute(client, ["A dog runs in the park."], [["a hound is running in a park", "dogs run"]])["rows"]
+    assert rows == [{"prediction": "A dog runs in the park.", "best reference": "dogs run  (#2 of 2)", "score": 0.75}]
+
+
+def test_meteor_errors_are_messages(servers):
+    client = servers["meteor"]
+    with pytest.raises(AppError, match=r"parameter `beta` must be in \[0.0, 10.0\]"):
+        _compute(client, ["a"], ["a"], "nltk", {"beta": -1})
+    with pytest.raises(AppError, match=r"`references\[0\]` has no references"):
+        _compute(client, ["a"], [[]])
+    with pytest.raises(AppError, match=r"parameter `synonyms` must be one of"):
+        _compute(client, ["a"], ["a"], "nltk", {"synonyms": "ruwordnet"})
+    assert _compute(client, ["cat"], ["cat"])["headline"] == {"METEOR": 0.5}  # still serving
+
+
+# ----------------------------------------------------------------------------- CIDEr
+
+CAPTIONS = ["a cat sits on a mat", "a dog runs", "A man riding a wave on top of a surfboard."]
+CAPTION_REFS = [["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park", "a dog in a park"],
+                ["A surfer riding a wave.", "a man surfing on a big wave", "Surfer on a surfboard riding a wave"]]
+
+
+def test_cider_headline_equals_core(servers):
+    client = servers["cider"]
+    for variant, label, params in (("cider_d", "CIDEr-D", {}), ("cider", "CIDEr", {"n": 3, "tokenize": False})):
+        out = _compute(client, CAPTIONS, CAPTION_REFS, variant, params)
+        core = compute_cider(CAPTIONS, CAPTION_REFS, variant=variant, **params)
+        assert out["headline"] == {label: core.cider}
+        assert out["signature"] == core.signature
+        assert [r["score"] for r in out["rows"]] == core.scores
+    out = _compute(client, CAPTIONS, CAPTION_REFS, "cider_d", {"sigma": 2.0})
+    assert out["headline"] == {"CIDEr-D": compute_cider(CAPTIONS, CAPTION_REFS, sigma=2.0).cider}
+    assert out["rows"][0]["why"] == (
+        "shared 1-4-grams: 5/5 · 5/5 · 4/4 · 3/3 | longest: “a cat sits on” | idf 0 (in every image's references): “a”"
+    )
+
+
+def test_cider_errors_are_messages(servers):
+    client = servers["cider"]
+    with pytest.raises(AppError, match=r"`references\[1\]` has no reference caption"):
+        _compute(client, ["a cat", "a dog"], [["a cat"], []])
+    with pytest.raises(AppError, match=r"`n` must be an int"):
+        _compute(client, ["a cat", "a dog"], ["a cat", "a dog"], "cider_d", {"n": 2.5})
+    assert _compute(client, ["a cat", "a dog"], ["a cat", "a dog"])["headline"]["CIDEr-D"] > 0  # still serving
+
+
 # ----------------------------------------------------------------------------- worked examples
 
 
+@pytest.mark.filterwarnings("ignore:cider. one image:UserWarning")
 @pytest.mark.parametrize("name", APPS)
 def test_examples_load_into_the_table_losslessly(name):
     """Every worked example survives the trip into table cells and back, and scores."""
@@ -238,4 +389,5 @@ def test_examples_load_into_the_table_losslessly(name):
         headline, rows, _ = space.score(
             spec, preds, refs, variant or None, dict(zip((p.name for p in spec.params), values))
         )
-        assert len(rows) == len(ex.predictions) and all(0.0 <= r["score"] <= 1.0 for r in rows)
+        lo, hi = spec.score_range
+        assert len(rows) == len(ex.predictions) and all(lo <= r[spec.score_column] <= hi for r in rows), ex.label

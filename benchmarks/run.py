@@ -829,7 +829,79 @@ def render_results(rows: list[Row], goals, suite: Suite, args, wall: float, prob
     return "\n".join(text)
 
 
-def render_readme_block(rows: list[Row], goals, args, started: str) -> str:
+#: per-metric benchmark modules: (module, full size, quick size, what the size counts)
+METRIC_MODULES = (
+    ("bench_token_f1", 100_000, 10_000, "questions"),
+    ("bench_meteor", 5_000, 500, "caption sets x 5 references"),
+    ("bench_cider", 5_000, 500, "images x 5 references"),
+)
+
+
+def run_metric_modules(quick: bool, skip: bool) -> list[dict[str, Any]]:
+    """Rows of the token F1, METEOR and CIDEr benchmarks (each module's ``run(n)``), in this run."""
+    if skip:
+        return []
+    import importlib
+
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    rows: list[dict[str, Any]] = []
+    for name, full, small, unit in METRIC_MODULES:
+        n = small if quick else full
+        print(f"\n== {name} (n={n:,} {unit})", flush=True)
+        module = importlib.import_module(name)
+        for row in module.run(n):
+            row = dict(row)
+            row.setdefault("module", name)
+            print("  " + "  ".join(f"{k}={row[k]}" for k in ("metric", "impl", "items", "seconds", "ratio_vs_reference") if k in row), flush=True)
+            rows.append(row)
+        gc.collect()
+    return rows
+
+
+def _fmt_extra_ratio(row: dict[str, Any]) -> str:
+    ratio = row.get("ratio_vs_reference")
+    if ratio is None or ratio == "":
+        return "reference"
+    try:
+        return f"{float(ratio):.1f}x"
+    except (TypeError, ValueError):
+        return str(ratio)
+
+
+def _fmt_extra_num(value: Any, fmt: str) -> str:
+    try:
+        return format(float(value), fmt)
+    except (TypeError, ValueError):
+        return "" if value is None else str(value)
+
+
+def render_extra_table(extra: list[dict[str, Any]]) -> list[str]:
+    if not extra:
+        return []
+    lines = [
+        "",
+        "| Metric | Implementation | Items | Seconds | Items/s | Speed-up vs reference | Peak MiB | Max abs diff |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in extra:
+        lines.append(
+            f"| {r.get('metric', '')} | {r.get('impl', '')} | {_fmt_extra_num(r.get('items'), ',.0f')} | "
+            f"{_fmt_extra_num(r.get('seconds'), '.3f')} | {_fmt_extra_num(r.get('items_per_s'), ',.0f')} | "
+            f"{_fmt_extra_ratio(r)} | {_fmt_extra_num(r.get('peak_mib'), '.1f')} | "
+            f"{_fmt_extra_num(r.get('max_abs_diff'), '.2g')} |"
+        )
+    return lines
+
+
+def render_extra(extra: list[dict[str, Any]]) -> str:
+    if not extra:
+        return ""
+    notes = [f"- {r.get('metric', '')} / {r.get('impl', '')}: {r['notes']}" for r in extra if r.get("notes")]
+    return "\n".join(["", "## Token F1, METEOR, CIDEr", *render_extra_table(extra), "", *notes, ""])
+
+
+def render_readme_block(rows: list[Row], goals, args, started: str, extra: list[dict[str, Any]] | None = None) -> str:
     lines = [
         README_START,
         f"Measured by `python benchmarks/run.py{' --quick' if args.quick else ''}` on {started}"
@@ -841,6 +913,7 @@ def render_readme_block(rows: list[Row], goals, args, started: str) -> str:
     ]
     for r in rows:
         lines.append(f"| {r.case.group} | {r.case.name} | {_fmt_rate(r.rate)} | {_fmt_speedup(r)} | {_fmt_diff(r)} |")
+    lines += render_extra_table(extra or [])
     lines += ["", render_goals(goals).rstrip(), README_END]
     return "\n".join(lines)
 
@@ -912,6 +985,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref-repeat", type=int, default=3,
                         help="runs per slow reference (pure Python, PyPI anls/anls-star, nltk; default 3)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the core calls into benchmarks/out/")
+    parser.add_argument("--only-anls-ned", action="store_true",
+                        help="skip the token F1, METEOR and CIDEr benchmarks (bench_*.py)")
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.ref_repeat < 1:
         parser.error("--repeat and --ref-repeat must be at least 1")
@@ -953,6 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
                     case.release()
             del groups, group  # with the closures released, this drops the corpus before the next is built
             gc.collect()
+        extra = run_metric_modules(args.quick, args.only_anls_ned)
         goals = check_goals(rows)
         print("\nGoals:")
         for text, target, measured, ok in goals:
@@ -963,12 +1039,13 @@ def main(argv: list[str] | None = None) -> int:
         others = share.others()
         print(f"machine: {others}")
         output.write_text(
-            render_results(rows, goals, suite, args, wall, probe, started, (load_start, load_end), others),
+            render_results(rows, goals, suite, args, wall, probe, started, (load_start, load_end), others)
+            + render_extra(extra),
             encoding="utf-8",
         )
         print(f"\nresults: {output}")
         if args.write_readme:
-            update_readme(args.readme, render_readme_block(rows, goals, args, started))
+            update_readme(args.readme, render_readme_block(rows, goals, args, started, extra))
         print(f"total wall time: {wall:,.1f} s")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

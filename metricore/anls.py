@@ -43,6 +43,7 @@ import numpy as np
 
 from ._gc import paused_gc
 from .anls_star import anls_star_score
+from .grouping import group_argmax, group_max
 from .levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
 from .matching import max_weight_matching
 from .normalize import rrc_normalize_many
@@ -161,7 +162,7 @@ def _string_scores(
 
     ``flat_golds`` holds every question's alternatives one after another, ``counts[i]`` of
     them for question ``i`` (``None``: exactly one each). All (prediction, gold) pairs go to
-    one C++ distance call; the per-question maximum is a ``reduceat`` over the flat array.
+    one C++ distance call; :mod:`metricore.grouping` reduces them per question.
     """
     if variant.length_basis == "raw_upper":
         norm_preds, pred_len = _normalized_with_raw_lengths(predictions)
@@ -191,13 +192,7 @@ def _string_scores(
 
     if counts is None:
         return kept, np.arange(len(flat_golds))
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    scores = np.maximum.reduceat(kept, starts)
-    best_sim = np.maximum.reduceat(similarity, starts)
-    group = np.repeat(np.arange(len(counts)), counts)
-    hits = np.flatnonzero(similarity == best_sim[group])
-    _, first = np.unique(group[hits], return_index=True)
-    return scores, hits[first]
+    return group_max(kept, counts), group_argmax(similarity, counts)
 
 
 #: DUDEeval scores list answer parts with the threshold fixed at 0.5

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import Any
 
 from .anls import ANLS_VARIANTS, compute_anls
+from .cider import compute_cider
 from .meteor import compute_meteor
 from .ned import compute_one_minus_ned
 from .structured import from_json
@@ -38,6 +39,7 @@ def demo_rows(sample: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     for variant in ("squad", "squad_v2"):
         jobs.append(("token_f1", variant, "squad", lambda p, r, v=variant: compute_token_f1(p, r, variant=v), "f1"))
     jobs.append(("meteor", "nltk", "captions", compute_meteor, "meteor"))
+    jobs.append(("cider", "cider_d", "captions", compute_cider, "cider"))
     jobs.append(("one_minus_ned", "icdar2019", "ocr", compute_one_minus_ned, "one_minus_ned"))
     jobs.append(("one_minus_ned", "icdar2019+nfkc+lower", "ocr",
                  lambda p, r: compute_one_minus_ned(p, r, nfkc=True, lowercase=True), "one_minus_ned"))

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._gc import paused_gc
+from .grouping import group_argmax, group_max
 from .levenshtein import pair_distances
 from .normalize import Normalizer
 from .signature import build_signature
@@ -111,13 +112,9 @@ def compute_one_minus_ned(
         best = np.arange(len(flat))
         scores = sim
     else:
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        scores = np.maximum.reduceat(sim, starts)
-        group = np.repeat(np.arange(len(counts)), counts)
+        scores = group_max(sim, counts)
         # Among equally good golds, the one with the smallest distance feeds CER.
-        order = np.lexsort((dist, -sim, group))
-        _, first = np.unique(group[order], return_index=True)
-        best = order[first]
+        best = group_argmax(sim, counts, tiebreak=dist)
 
     best_dist = dist[best]
     best_len = gold_len[best]

@@ -66,6 +66,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._gc import paused_gc
+from .grouping import group_argmax, group_max
 from .normalize import MLQA_LANGUAGES, NORMALIZERS, Normalizer, get_normalizer
 from .signature import build_signature
 from .validation import (
@@ -346,13 +347,9 @@ def _best_over_golds(
     if single:
         best_em, best_f1, best = em, f1, np.arange(len(f1))
     else:
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        best_f1 = np.maximum.reduceat(f1, starts)
-        best_em = np.maximum.reduceat(em, starts)
-        group = np.repeat(np.arange(len(counts)), counts)
-        hits = np.flatnonzero(f1 == best_f1[group])
-        _, first = np.unique(group[hits], return_index=True)
-        best = hits[first]
+        best_f1 = group_max(f1, counts)
+        best_em = group_max(em, counts)
+        best = group_argmax(f1, counts)
     closest = [flat[i] if i >= 0 else "" for i in gold_pos[best].tolist()]
     return best_em, best_f1, p[best], r[best], closest
 

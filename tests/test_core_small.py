@@ -63,6 +63,7 @@ def test_demo_covers_every_metric_and_variant():
     assert {(r["metric"], r["variant"]) for r in rows} >= {
         ("anls", "docvqa"), ("anls", "stvqa_paper"), ("anls", "anls_star"), ("anls", "dude"),
         ("one_minus_ned", "icdar2019"), ("token_f1", "squad"), ("meteor", "nltk"),
+        ("cider", "cider_d"),
     }
     sample = load_sample()
     for r in rows:

@@ -39,10 +39,11 @@ import json
 import resource
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench_rows import bench_row, peak_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -63,29 +64,12 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
 
 
 def _peak_mib(fn: Callable[[], Any]) -> float:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        fn()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak / 2**20
+    return peak_mib(fn)
 
 
 def _row(impl: str, items: int, seconds: float, ref_seconds: float | None, peak: float | None,
          diff: float | None, notes: str, metric: str = "cider_d") -> dict[str, Any]:
-    return {
-        "metric": metric,
-        "impl": impl,
-        "items": items,
-        "seconds": round(seconds, 4),
-        "items_per_s": round(items / seconds, 1) if seconds > 0 else float("inf"),
-        "ratio_vs_reference": round(ref_seconds / seconds, 2) if ref_seconds else 1.0,
-        "peak_mib": None if peak is None else round(peak, 1),
-        "max_abs_diff": diff,
-        "notes": notes,
-    }
+    return bench_row(metric, impl, items, seconds, ref_seconds, peak, diff, notes)
 
 
 def run(n: int = 5000, rounds: int = 3) -> list[dict[str, Any]]:

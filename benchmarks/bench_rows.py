@@ -1,0 +1,37 @@
+"""What the per-metric benchmark modules share: a memory probe and the row format that
+``benchmarks/run.py`` renders."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+
+def peak_mib(fn: Callable[[], Any]) -> float:
+    """The ``tracemalloc`` peak (MiB) of one untimed call of ``fn``."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20
+
+
+def bench_row(metric: str, impl: str, items: int, seconds: float, ref_seconds: float | None,
+              peak: float | None, diff: float | None, notes: str) -> dict[str, Any]:
+    """One result row; ``ratio_vs_reference`` is reference seconds / these seconds."""
+    return {
+        "metric": metric,
+        "impl": impl,
+        "items": items,
+        "seconds": round(seconds, 4),
+        "items_per_s": round(items / seconds, 1) if seconds > 0 else float("inf"),
+        "ratio_vs_reference": round(ref_seconds / seconds, 2) if ref_seconds else 1.0,
+        "peak_mib": None if peak is None else round(peak, 1),
+        "max_abs_diff": diff,
+        "notes": notes,
+    }

@@ -51,6 +51,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_rows import bench_row
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -166,17 +168,7 @@ def _peak_mib(fn: Callable[[], Any]) -> float:
 
 def _row(metric: str, impl: str, items: int, seconds: float, ref_seconds: float, peak: float | None,
          diff: float | None, notes: str) -> dict[str, Any]:
-    return {
-        "metric": metric,
-        "impl": impl,
-        "items": items,
-        "seconds": round(seconds, 4),
-        "items_per_s": round(items / seconds, 1) if seconds > 0 else float("inf"),
-        "ratio_vs_reference": round(ref_seconds / seconds, 2),
-        "peak_mib": None if peak is None else round(peak, 1),
-        "max_abs_diff": diff,
-        "notes": notes,
-    }
+    return bench_row(metric, impl, items, seconds, ref_seconds, peak, diff, notes)
 
 
 def _diff(official: list[tuple[float, float]], em: list[float], f1: list[float]) -> float:

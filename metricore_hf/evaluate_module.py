@@ -71,11 +71,28 @@ def decode_structured(column: Sequence[str]) -> list[Any]:
 
 class CoreMetric(evaluate.Metric):
     """Base class: set ``METRIC``, ``CONFIGS`` (name -> features), ``COMPUTE_KWARGS``
-    (config -> allowed keyword names) and implement ``_prepare`` and ``_compute``."""
+    (config -> allowed keyword names), the card texts (``DESCRIPTION``, ``CITATION``,
+    ``KWARGS_DESCRIPTION``, ``CODEBASE_URLS``, ``REFERENCE_URLS``) and implement ``_prepare``
+    and ``_compute``."""
 
     METRIC: str = ""
     CONFIGS: dict[str, datasets.Features] = {}
     COMPUTE_KWARGS: dict[str, frozenset[str]] = {}
+    DESCRIPTION: str = ""
+    CITATION: str = ""
+    KWARGS_DESCRIPTION: str = ""
+    CODEBASE_URLS: tuple[str, ...] = ()
+    REFERENCE_URLS: tuple[str, ...] = ()
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=self.DESCRIPTION,
+            citation=self.CITATION,
+            inputs_description=self.KWARGS_DESCRIPTION,
+            features=self._features(),
+            codebase_urls=list(self.CODEBASE_URLS),
+            reference_urls=list(self.REFERENCE_URLS),
+        )
 
     def _checked_config(self) -> str:
         name = "default" if self.config_name in (None, "default") else self.config_name

@@ -55,18 +55,22 @@ _STRUCTURED = ("anls_star", "dude")
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Anls(hf.CoreMetric):
     METRIC = "anls"
-    CONFIGS = {name: (hf.JSON_FEATURES if name in _STRUCTURED else hf.STRING_FEATURES) for name in ANLS_VARIANTS}
+    CONFIGS = {
+        name: (hf.JSON_FEATURES if name in _STRUCTURED else hf.STRING_FEATURES) for name in ANLS_VARIANTS
+    }
     COMPUTE_KWARGS = {name: frozenset({"threshold"}) for name in ANLS_VARIANTS}
 
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=self._features(),
-            codebase_urls=["https://github.com/Jordy-VL/DUDEeval", "https://pypi.org/project/anls-star/"],
-            reference_urls=["https://rrc.cvc.uab.es/?ch=17&com=tasks", "https://arxiv.org/abs/2402.03848"],
-        )
+    DESCRIPTION = _DESCRIPTION
+    CITATION = _CITATION
+    KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
+    CODEBASE_URLS = (
+        "https://github.com/Jordy-VL/DUDEeval",
+        "https://pypi.org/project/anls-star/",
+    )
+    REFERENCE_URLS = (
+        "https://rrc.cvc.uab.es/?ch=17&com=tasks",
+        "https://arxiv.org/abs/2402.03848",
+    )
 
     def _prepare(self, preds, refs, start):
         if self.variant in _STRUCTURED:

@@ -68,15 +68,17 @@ class Cider(hf.CoreMetric):
     CONFIGS = {name: hf.STRING_FEATURES for name in CIDER_VARIANTS}
     COMPUTE_KWARGS = {"cider_d": _COMMON | {"sigma"}, "cider": _COMMON}
 
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=self._features(),
-            codebase_urls=["https://github.com/salaniz/pycocoevalcap", "https://github.com/vrama91/cider"],
-            reference_urls=["https://arxiv.org/abs/1411.5726", "https://arxiv.org/abs/1504.00325"],
-        )
+    DESCRIPTION = _DESCRIPTION
+    CITATION = _CITATION
+    KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
+    CODEBASE_URLS = (
+        "https://github.com/salaniz/pycocoevalcap",
+        "https://github.com/vrama91/cider",
+    )
+    REFERENCE_URLS = (
+        "https://arxiv.org/abs/1411.5726",
+        "https://arxiv.org/abs/1504.00325",
+    )
 
     def _prepare(self, preds, refs, start):
         return check_cider_inputs(preds, refs, start)

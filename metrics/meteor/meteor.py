@@ -72,18 +72,17 @@ class Meteor(hf.CoreMetric):
     CONFIGS = {name: hf.JSON_FEATURES for name in METEOR_VARIANTS}
     COMPUTE_KWARGS = _ALLOWED
 
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=self._features(),
-            codebase_urls=[
-                "https://github.com/nltk/nltk/blob/develop/nltk/translate/meteor_score.py",
-                "https://github.com/ai-forever/fbc2_aij2022",
-            ],
-            reference_urls=["https://www.cs.cmu.edu/~alavie/METEOR/", "https://aclanthology.org/W05-0909/"],
-        )
+    DESCRIPTION = _DESCRIPTION
+    CITATION = _CITATION
+    KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
+    CODEBASE_URLS = (
+        "https://github.com/nltk/nltk/blob/develop/nltk/translate/meteor_score.py",
+        "https://github.com/ai-forever/fbc2_aij2022",
+    )
+    REFERENCE_URLS = (
+        "https://www.cs.cmu.edu/~alavie/METEOR/",
+        "https://aclanthology.org/W05-0909/",
+    )
 
     def _prepare(self, preds, refs, start):
         p, r = check_meteor_inputs(preds, refs, start=start, allow_tokens=self.variant == "nltk")

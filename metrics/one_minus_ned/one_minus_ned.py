@@ -52,15 +52,11 @@ class OneMinusNed(hf.CoreMetric):
     CONFIGS = {"icdar2019": hf.STRING_FEATURES}
     COMPUTE_KWARGS = {"icdar2019": frozenset({"empty_pair", "lowercase", "nfkc"})}
 
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=self._features(),
-            codebase_urls=["https://github.com/clovaai/deep-text-recognition-benchmark"],
-            reference_urls=["https://rrc.cvc.uab.es/?ch=12&com=tasks"],
-        )
+    DESCRIPTION = _DESCRIPTION
+    CITATION = _CITATION
+    KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
+    CODEBASE_URLS = ("https://github.com/clovaai/deep-text-recognition-benchmark",)
+    REFERENCE_URLS = ("https://rrc.cvc.uab.es/?ch=12&com=tasks",)
 
     def _prepare(self, preds, refs, start):
         return hf.prepare_strings(preds, refs, self.METRIC, start)

@@ -91,7 +91,10 @@ SQUAD_DICT_FEATURES = datasets.Features(
             "prediction_text": datasets.Value("string"),
             "no_answer_probability": datasets.Value("float64"),
         },
-        "references": {"id": datasets.Value("string"), "answers": datasets.Sequence(datasets.Value("string"))},
+        "references": {
+            "id": datasets.Value("string"),
+            "answers": datasets.Sequence(datasets.Value("string")),
+        },
     }
 )
 SQUAD_FEATURES = [SQUAD_PLAIN_FEATURES, SQUAD_DICT_FEATURES]
@@ -130,19 +133,18 @@ class TokenF1(hf.CoreMetric):
         "quac": frozenset({"percent", "min_human_f1"}),
     }
 
-    def _info(self):
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=self._features(),
-            codebase_urls=[
-                "https://rajpurkar.github.io/SQuAD-explorer/",
-                "https://github.com/facebookresearch/MLQA",
-                "https://quac.ai/",
-            ],
-            reference_urls=["https://arxiv.org/abs/1606.05250", "https://arxiv.org/abs/1806.03822"],
-        )
+    DESCRIPTION = _DESCRIPTION
+    CITATION = _CITATION
+    KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
+    CODEBASE_URLS = (
+        "https://rajpurkar.github.io/SQuAD-explorer/",
+        "https://github.com/facebookresearch/MLQA",
+        "https://quac.ai/",
+    )
+    REFERENCE_URLS = (
+        "https://arxiv.org/abs/1606.05250",
+        "https://arxiv.org/abs/1806.03822",
+    )
 
     # ---------------------------------------------------------------- canonical rows
 
@@ -166,7 +168,9 @@ class TokenF1(hf.CoreMetric):
             out.append(
                 {
                     "dialog_id": check_str(ref["dialog_id"], self.METRIC, f"{where}['dialog_id']"),
-                    "answers": check_string_list(ref["answers"], self.METRIC, f"{where}['answers']", allow_empty=False),
+                    "answers": check_string_list(
+                        ref["answers"], self.METRIC, f"{where}['answers']", allow_empty=False
+                    ),
                 }
             )
         return check_strings(preds, self.METRIC, "predictions", start), out

@@ -1,4 +1,5 @@
-"""Command line: ``metricore demo`` (``python -m metricore.cli demo``).
+"""Command line: ``metricore demo`` and ``metricore wordnet [--install] [--check]``
+(also ``python -m metricore.cli ...``).
 
 Exit codes: 0 success, 2 usage error.
 """
@@ -30,6 +31,13 @@ def main(argv: list[str] | None = None) -> int:
     demo = sub.add_parser("demo", help="score the bundled sample with every metric and print a table")
     demo.add_argument("--json", action="store_true", help="print the rows as JSON")
     demo.set_defaults(func=_demo)
+    sub.add_parser("wordnet", help="find or provision WordNet offline (metricore wordnet --help)")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["wordnet"]:
+        # its own options (--install, --target, --check) belong to metricore.wordnet
+        from .wordnet import main as wordnet_main
+
+        return wordnet_main(argv[1:])
     args = parser.parse_args(argv)
     return int(args.func(args))
 

@@ -81,3 +81,10 @@ def test_cli_demo_prints_the_table():
     assert "one_minus_ned" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "metricore.cli", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2
+
+
+def test_cli_wordnet_finds_the_provisioned_copy():
+    out = subprocess.run([sys.executable, "-m", "metricore.cli", "wordnet"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("WordNet: ")
+    assert "RuntimeWarning" not in out.stderr

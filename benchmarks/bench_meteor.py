@@ -43,7 +43,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_rows import bench_row, peak_mib
+from bench_rows import bench_row, markdown_table, peak_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -204,14 +204,6 @@ def _meteor15(hyps: list[str], refs: list[list[str]], nltk_scores: list[float]) 
                  metric="meteor 1.5")]
 
 
-def _table(rows: list[dict[str, Any]]) -> str:
-    cols = ["metric", "impl", "items", "seconds", "items_per_s", "ratio_vs_reference", "peak_mib", "max_abs_diff", "notes"]
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for r in rows:
-        out.append("| " + " | ".join("" if r[c] is None else str(r[c]) for c in cols) + " |")
-    return "\n".join(out)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=5000)
@@ -220,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
     rows = run(args.n, meteor15=not args.no_meteor15, rounds=args.rounds)
-    print(_table(rows))
+    print(markdown_table(rows))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0

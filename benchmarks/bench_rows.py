@@ -35,3 +35,14 @@ def bench_row(metric: str, impl: str, items: int, seconds: float, ref_seconds: f
         "max_abs_diff": diff,
         "notes": notes,
     }
+
+
+COLUMNS = ("metric", "impl", "items", "seconds", "items_per_s", "ratio_vs_reference", "peak_mib", "max_abs_diff", "notes")
+
+
+def markdown_table(rows: list[dict[str, Any]]) -> str:
+    """The rows as a Markdown table (the modules' ``__main__`` output)."""
+    out = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for r in rows:
+        out.append("| " + " | ".join("" if r.get(c) is None else str(r[c]) for c in COLUMNS) + " |")
+    return "\n".join(out)

@@ -60,7 +60,14 @@ import numpy as np
 from ._gc import paused_gc
 from .ptb_tokenize import coco_tokenize
 from .signature import build_signature
-from .validation import as_list, check_choice, check_pairs, check_strings, string_alternatives_column
+from .validation import (
+    as_list,
+    check_choice,
+    check_pairs,
+    check_strings,
+    paired_columns,
+    string_alternatives_column,
+)
 
 __all__ = [
     "check_cider_inputs",
@@ -288,14 +295,8 @@ def check_cider_inputs(
     """Check one batch of rows (``start`` = index of its first row) and return new lists:
     candidates as str, references as lists of str (a bare str is one reference). Errors
     name the argument and the absolute row."""
-    preds = check_strings(as_list(predictions, _METRIC, "predictions"), _METRIC, "predictions", start)
-    refs = _check_references(references, "references", start)
-    if len(preds) != len(refs):
-        raise ValueError(
-            f"cider: got {len(preds)} predictions but {len(refs)} references; "
-            "each prediction needs exactly one reference entry"
-        )
-    return preds, refs
+    preds, refs = paired_columns(predictions, references, _METRIC)
+    return check_strings(preds, _METRIC, "predictions", start), _check_references(refs, "references", start)
 
 
 def _flatten(refs: list[list[str]]) -> tuple[list[str], np.ndarray]:

@@ -69,7 +69,7 @@ from .normalize import fbc2_caption_clean, strip_ascii_punctuation_lower
 from .numbers import first_number, numeric_similarity, parse_number_token, spelled_numbers_to_digits
 from .signature import build_signature
 from .synonyms import MappingSynonyms, NoSynonyms, get_synonym_source
-from .validation import as_list, check_bool, check_choice, check_number, check_probability
+from .validation import check_bool, check_choice, check_number, check_probability, paired_columns
 
 __all__ = [
     "METEORVariant",
@@ -568,13 +568,7 @@ def check_meteor_inputs(
     is then, respectively, a ``str`` or a list of ``str`` alternatives; or a list of
     token lists (one per reference). ``start`` offsets the reported indices.
     """
-    preds = as_list(predictions, _METRIC, "predictions")
-    refs = as_list(references, _METRIC, "references")
-    if len(preds) != len(refs):
-        raise ValueError(
-            f"{_METRIC}: got {len(preds)} predictions but {len(refs)} references; "
-            "each prediction needs exactly one reference entry"
-        )
+    preds, refs = paired_columns(predictions, references, _METRIC)
     out_p: list[Any] = []
     out_r: list[Any] = []
     for k, (p, r) in enumerate(zip(preds, refs)):

@@ -18,6 +18,7 @@ import numpy as np
 __all__ = [
     "as_list",
     "check_pairs",
+    "paired_columns",
     "check_str",
     "check_strings",
     "check_probability",
@@ -54,10 +55,9 @@ def as_list(value: Any, metric: str, name: str) -> list[Any]:
         ) from None
 
 
-def check_pairs(
-    predictions: Any, references: Any, metric: str
-) -> tuple[list[Any], list[Any]]:
-    """Check the two columns pair one to one and are not empty; return them as new lists."""
+def paired_columns(predictions: Any, references: Any, metric: str) -> tuple[list[Any], list[Any]]:
+    """The two columns as new lists, checked to pair one to one (they may be empty: a
+    streamed batch can be)."""
     preds = as_list(predictions, metric, "predictions")
     refs = as_list(references, metric, "references")
     if len(preds) != len(refs):
@@ -65,6 +65,14 @@ def check_pairs(
             f"{metric}: got {len(preds)} predictions but {len(refs)} references; "
             "each prediction needs exactly one reference entry"
         )
+    return preds, refs
+
+
+def check_pairs(
+    predictions: Any, references: Any, metric: str
+) -> tuple[list[Any], list[Any]]:
+    """Check the two columns pair one to one and are not empty; return them as new lists."""
+    preds, refs = paired_columns(predictions, references, metric)
     if not preds:
         raise ValueError(
             f"{metric}: `predictions` is empty; the mean over zero samples is undefined"

@@ -23,7 +23,7 @@ import datasets
 import evaluate
 
 from metricore.structured import from_json, to_json
-from metricore.validation import as_list, check_strings, string_alternatives
+from metricore.validation import check_strings, paired_columns, string_alternatives
 
 __all__ = [
     "CoreMetric",
@@ -125,13 +125,7 @@ class CoreMetric(evaluate.Metric):
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check, canonicalise and cache a batch of predictions and references.
         """
-        preds = as_list(predictions, self.METRIC, "predictions")
-        refs = as_list(references, self.METRIC, "references")
-        if len(preds) != len(refs):
-            raise ValueError(
-                f"{self.METRIC}: got {len(preds)} predictions but {len(refs)} references; "
-                "each prediction needs exactly one reference entry"
-            )
+        preds, refs = paired_columns(predictions, references, self.METRIC)
         if not preds and len(self) == 0:
             raise ValueError(
                 f"{self.METRIC}: `predictions` is empty; the mean over zero samples is undefined"

@@ -46,7 +46,7 @@ from .anls_star import anls_star_score
 from .grouping import group_argmax, group_max
 from .levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
 from .matching import max_weight_matching
-from .normalize import rrc_normalize_many
+from .normalize import rrc_normalize_batch, rrc_normalize_many
 from .signature import build_signature
 from .validation import (
     as_list,
@@ -134,19 +134,6 @@ class ANLSResult:
         return {"anls": self.anls, "scores": list(self.scores), "signature": self.signature}
 
 
-def _normalized_with_raw_lengths(texts: list[str]) -> tuple[list[str], np.ndarray]:
-    """RRC-normalized texts and ``len(raw.upper())``, in one pass over the strings.
-
-    One pass instead of two matters at 10^5+ answers: the strings of a real corpus lie
-    scattered in memory, and each pass costs a cache miss per string.
-    """
-    pairs = [(" ".join(t.lower().split()), len(t) if t.isascii() else len(t.upper())) for t in texts]
-    if not pairs:
-        return [], np.zeros(0, dtype=np.int64)
-    norm, lengths = zip(*pairs)
-    return list(norm), np.array(lengths, dtype=np.int64)
-
-
 def _lengths(texts: list[str]) -> np.ndarray:
     return np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
 
@@ -165,8 +152,8 @@ def _string_scores(
     one C++ distance call; :mod:`metricore.grouping` reduces them per question.
     """
     if variant.length_basis == "raw_upper":
-        norm_preds, pred_len = _normalized_with_raw_lengths(predictions)
-        norm_golds, gold_len = _normalized_with_raw_lengths(flat_golds)
+        norm_preds, pred_len = rrc_normalize_batch(predictions)
+        norm_golds, gold_len = rrc_normalize_batch(flat_golds)
     else:
         norm_preds = rrc_normalize_many(predictions)
         norm_golds = rrc_normalize_many(flat_golds)

@@ -46,6 +46,11 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
 
+import numpy as np
+
+from .morph import normal_form as _normal_form
+from .numbers import RUSSIAN_NUMBER_WORDS as _RUSSIAN_NUMBER_WORDS
+
 __all__ = [
     "Normalizer",
     "NORMALIZERS",
@@ -53,6 +58,7 @@ __all__ = [
     "get_normalizer",
     "rrc_normalize",
     "rrc_normalize_many",
+    "rrc_normalize_batch",
     "squad_normalize",
     "unicode_punctuation",
 ]
@@ -69,6 +75,8 @@ Step = Literal[
     "remove_articles_vi",
     "remove_articles_ar",
     "split_cjk",
+    "remove_ascii_punct_keep_hyphen",
+    "fbc2_lemmatize",
 ]
 
 #: languages of the MLQA evaluation script, in its order (whitespace languages, then zh)
@@ -84,8 +92,73 @@ def rrc_normalize(text: str) -> str:
 
 
 def rrc_normalize_many(texts: list[str]) -> list[str]:
-    """:func:`rrc_normalize` over a list, inlined: this is the hot loop of ANLS."""
+    """:func:`rrc_normalize` over a list: this is the hot loop of ANLS."""
+    if len(texts) >= _BATCH_MIN:
+        return rrc_normalize_batch(texts)[0]
     return [" ".join(t.lower().split()) for t in texts]
+
+
+#: below this many strings the per-string loop is as fast as the batched path
+_BATCH_MIN = 256
+_SEP = "\x00"
+
+
+def rrc_normalize_batch(texts: list[str]) -> tuple[list[str], np.ndarray]:
+    """:func:`rrc_normalize` of every text, and ``len(text.upper())`` of every raw text.
+
+    Equal to ``[rrc_normalize(t) for t in texts]`` and ``[len(t.upper()) for t in texts]``
+    (a property test pins it), three to four times faster on large columns. Why: the
+    per-string loop pays three method calls and a join per answer, while most answers are
+    plain ASCII with single spaces and need only lowercasing. So the column is joined once
+    with NUL separators and lowercased as bytes (``bytes.lower`` maps A-Z only, which is the
+    whole of ``str.lower`` on ASCII), NumPy finds the few answers that need more (any byte
+    outside printable ASCII, i.e. control characters, whitespace other than the space, or
+    non-ASCII text; a leading, trailing or doubled space), and only those go through
+    :func:`rrc_normalize` one by one. ASCII lengths are byte lengths; ``upper`` never
+    changes an ASCII length.
+
+    A text containing NUL, or a lone surrogate, sends the whole column down the plain loop.
+    ``TypeError`` if an item is not a ``str``.
+    """
+    n = len(texts)
+    joined = _SEP.join(texts)
+    try:
+        data = joined.encode("utf-8")
+    except UnicodeEncodeError:
+        data = b""
+    if n < _BATCH_MIN or not data or joined.count(_SEP) != n - 1:
+        return _normalize_loop(texts)
+    del joined
+    b = np.frombuffer(data, dtype=np.uint8)
+    seps = np.flatnonzero(b == 0)
+    bounds = np.empty(n + 1, dtype=np.int64)
+    bounds[0], bounds[1:-1], bounds[-1] = -1, seps, len(b)
+    starts, ends = bounds[:-1] + 1, bounds[1:]
+    lengths = ends - starts
+    odd = np.flatnonzero((b < 32) | (b >= 128))
+    odd = odd[b[odd] != 0]
+    space = b == 32
+    doubled = np.flatnonzero(space[:-1] & space[1:])
+    nonempty = lengths > 0
+    last = len(b) - 1
+    padded = nonempty & (space[np.minimum(starts, last)] | space[np.maximum(ends - 1, 0)])
+    suspect = np.union1d(
+        np.searchsorted(seps, np.concatenate((odd, doubled))), np.flatnonzero(padded)
+    )
+    parts = data.lower().decode("utf-8").split(_SEP)
+    for i in suspect.tolist():
+        t = texts[i]
+        parts[i] = " ".join(t.lower().split())
+        lengths[i] = len(t) if t.isascii() else len(t.upper())
+    return parts, lengths
+
+
+def _normalize_loop(texts: list[str]) -> tuple[list[str], np.ndarray]:
+    pairs = [(" ".join(t.lower().split()), len(t) if t.isascii() else len(t.upper())) for t in texts]
+    if not pairs:
+        return [], np.zeros(0, dtype=np.int64)
+    norm, lengths = zip(*pairs)
+    return list(norm), np.array(lengths, dtype=np.int64)
 
 
 def _nfkc(text: str) -> str:
@@ -426,3 +499,54 @@ def fbc2_caption_clean(text: str) -> str:
         for found in pattern.findall(text):
             text = text.replace(found, found[0] + found[2:-2] + found[-1])
     return text.replace("' s", "'s").replace(" 's", "'s").strip()
+
+
+# FusionBrain Challenge 2.0 TextQA / MathQA answer normalization (evaluation/textqa/metric/
+# calculate_f1.py and evaluation/mathqa/metric/calculate_exact_score.py, ``normalize_answer``),
+# used by the `fbc2_textqa` and `fbc2_mathqa` token-F1 variants. The challenge maps the
+# pymorphy *lemma* of each token through a 13-word table, so only nominative lemmas count:
+# "двух" -> lemma "два" -> "2", but "сто" stays "сто".
+
+__all__ += ["FBC2_NUMBER_LEMMAS", "fbc2_lemma"]
+
+#: the challenge's ``manualMap_ru``: lemma -> digits (values from :mod:`metricore.numbers`)
+FBC2_NUMBER_LEMMAS: dict[str, str] = {
+    word: str(_RUSSIAN_NUMBER_WORDS[word])
+    for word in (
+        "ноль", "нисколько", "никакой", "один", "два", "три", "четыре", "пять", "шесть", "семь",
+        "восемь", "девять", "десять",
+    )
+}
+
+
+def fbc2_lemma(word: str) -> str:
+    """The challenge's ``get_lemma``: pymorphy's normal form of ``word``, written as digits
+    when it is one of :data:`FBC2_NUMBER_LEMMAS`.
+
+    >>> [fbc2_lemma(w) for w in ("секунды", "двух", "сто", "d")]
+    ['секунда', '2', 'сто', 'd']
+    """
+    lemma = _normal_form(word)
+    return FBC2_NUMBER_LEMMAS.get(lemma, lemma)
+
+
+def _fbc2_lemmatize(text: str) -> str:
+    return " ".join(map(fbc2_lemma, text.split()))
+
+
+_ASCII_PUNCT_BUT_HYPHEN_TABLE = str.maketrans("", "", string.punctuation.replace("-", ""))
+
+
+def _remove_ascii_punct_keep_hyphen(text: str) -> str:
+    # MathQA keeps "-" so that "-3" and "3" differ
+    return text.translate(_ASCII_PUNCT_BUT_HYPHEN_TABLE)
+
+
+_STEPS["remove_ascii_punct_keep_hyphen"] = _remove_ascii_punct_keep_hyphen
+_STEPS["fbc2_lemmatize"] = _fbc2_lemmatize
+#: lowercase; delete ASCII punctuation (MathQA: all but "-"); lemma of each whitespace token
+#: (numbers words -> digits); collapse whitespace. No article removal.
+NORMALIZERS["fbc2_textqa"] = Normalizer(("lower", "remove_ascii_punct", "fbc2_lemmatize", "collapse_whitespace"))
+NORMALIZERS["fbc2_mathqa"] = Normalizer(
+    ("lower", "remove_ascii_punct_keep_hyphen", "fbc2_lemmatize", "collapse_whitespace")
+)

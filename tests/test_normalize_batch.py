@@ -1,0 +1,45 @@
+"""The batched RRC normalizer equals the per-string definition (it is a pure speed path)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metricore.normalize import _BATCH_MIN, rrc_normalize, rrc_normalize_batch, rrc_normalize_many
+
+# Characters that stress each branch: ASCII case, every str.isspace class (ASCII, the
+# \x1c-\x1f separators, NEL, ideographic space), length-changing upper() (ß, ﬁ), final sigma,
+# İ (lower() lengthens it), NUL (the batch separator) and a lone surrogate (unencodable).
+_PIECES = list("aZ Σς ßﬁ\t\n\x0b\x1c\x1f\x85\u3000éİ\x00") + ["  ", "Ab", "X", "\ud800"]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=8).map("".join) | st.text(max_size=12)
+
+
+def _expected(texts: list[str]) -> tuple[list[str], list[int]]:
+    return [rrc_normalize(t) for t in texts], [len(t.upper()) for t in texts]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TEXT, min_size=_BATCH_MIN, max_size=_BATCH_MIN + 40))
+def test_batch_equals_per_string_definition(texts):
+    norm, lengths = rrc_normalize_batch(texts)
+    assert (norm, lengths.tolist()) == _expected(texts)
+    assert rrc_normalize_many(texts) == norm
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Coca Cola", " x ", "a  b", "", "ÀB", "ok"]), min_size=_BATCH_MIN, max_size=300))
+def test_batch_on_mostly_plain_ascii(texts):
+    norm, lengths = rrc_normalize_batch(texts)
+    assert (norm, lengths.tolist()) == _expected(texts)
+
+
+def test_small_and_empty_columns_use_the_loop():
+    assert rrc_normalize_batch([])[0] == []
+    assert rrc_normalize_batch([" A  b "])[0] == ["a b"]
+    assert rrc_normalize_batch([""] * _BATCH_MIN)[0] == [""] * _BATCH_MIN
+
+
+def test_non_str_item_raises_type_error():
+    with pytest.raises(TypeError):
+        rrc_normalize_batch(["a"] * _BATCH_MIN + [3])

@@ -64,3 +64,46 @@ __all__ += [
     "coco_tokenize",
     "ptb_tokens",
 ]
+
+# metricore.embed (torch/transformers) is deliberately not imported here. The function
+# clip_score stays in its module: re-exported, it would shadow the submodule metricore.clip_score.
+from .clip_score import clip_cosine, ref_clip_score  # noqa: E402
+from .fid import feature_statistics, fid_from_features, frechet_distance  # noqa: E402
+
+__all__ += [
+    "clip_cosine",
+    "ref_clip_score",
+    "feature_statistics",
+    "fid_from_features",
+    "frechet_distance",
+]
+
+from .challenge import (  # noqa: E402
+    ChallengeResult,
+    ChallengeSpec,
+    load_challenge,
+    score_challenge,
+    score_submission,
+)
+
+__all__ += ["ChallengeResult", "ChallengeSpec", "load_challenge", "score_challenge", "score_submission"]
+
+from .headlines import confidence_intervals  # noqa: E402
+from .significance import (  # noqa: E402
+    ConfidenceInterval,
+    PairedBootstrapResult,
+    PairedRandomizationResult,
+    bootstrap_ci,
+    paired_bootstrap,
+    paired_randomization,
+)
+
+__all__ += [
+    "ConfidenceInterval",
+    "PairedBootstrapResult",
+    "PairedRandomizationResult",
+    "bootstrap_ci",
+    "confidence_intervals",
+    "paired_bootstrap",
+    "paired_randomization",
+]

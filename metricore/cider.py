@@ -74,8 +74,12 @@ __all__ = [
     "CIDErVariant",
     "CIDER_VARIANTS",
     "CIDErResult",
+    "CIDErStatistics",
     "DocumentFrequency",
     "compute_cider",
+    "CIDErMatch",
+    "CIDErExplanation",
+    "explain_cider",
     "DEFAULT_N",
     "DEFAULT_SIGMA",
 ]
@@ -126,9 +130,32 @@ class CIDErResult:
     scores: list[float]
     variant: str
     signature: str = field(repr=False)
+    #: the n-gram statistics behind the scores (for bootstrap intervals that recompute the
+    #: document frequencies per resample, :mod:`metricore.cider_bootstrap`)
+    statistics: CIDErStatistics | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"cider": self.cider, "scores": list(self.scores), "signature": self.signature}
+
+
+@dataclass(frozen=True, eq=False)
+class CIDErStatistics:
+    """Per-caption n-gram term frequencies of one :func:`compute_cider` call.
+
+    Captions are numbered candidates first (caption ``i`` = image ``i``), then references in
+    image order (``ref_counts[i]`` each). ``entries[k]`` = (caption, (k+1)-gram id, count) as
+    in the scoring code, ``sizes[k]`` the number of distinct (k+1)-grams; ``penalty`` is the
+    length penalty per reference (``None`` for plain CIDEr); ``fixed_df``: the document
+    frequencies came from a :class:`DocumentFrequency` table, not from these references.
+    """
+
+    num_images: int
+    ref_counts: np.ndarray
+    entries: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    sizes: tuple[int, ...]
+    penalty: np.ndarray | None
+    clipped: bool
+    fixed_df: bool
 
 
 # --------------------------------------------------------------------------------------------
@@ -467,7 +494,7 @@ def compute_cider(
 
     flat, ref_counts = _flatten(refs)
     sentences = _tokenized(preds, tokenize, "predictions") + _tokenized(flat, tokenize, "references")
-    scores = _cider_scores(sentences, num_images, ref_counts, spec, n, sigma, table)
+    scores, statistics = _cider_scores(sentences, num_images, ref_counts, spec, n, sigma, table)
 
     options = {
         "tok": "ptb-corenlp-3.4.1" if tokenize else "none",
@@ -482,6 +509,7 @@ def compute_cider(
         scores=scores.tolist(),
         variant=spec.name,
         signature=build_signature(_METRIC, spec.name, options),
+        statistics=statistics,
     )
 
 
@@ -493,13 +521,15 @@ def _cider_scores(
     n: int,
     sigma: float,
     table: DocumentFrequency | None,
-) -> np.ndarray:
-    """Per-image scores; ``sentences`` = the candidates (one per image) then all references."""
+) -> tuple[np.ndarray, CIDErStatistics]:
+    """Per-image scores and their n-gram statistics; ``sentences`` = the candidates (one per
+    image) then all references."""
     stats = _NGramStats(sentences, n)
     total_refs = len(sentences) - num_images
     image_of_ref = np.repeat(np.arange(num_images, dtype=np.int64), ref_counts)
     # the reference code's "length": entries of the bigram term-frequency vector
     bigrams = np.maximum(stats.lengths - 1, 0).astype(np.float64)
+    penalty: np.ndarray | None = None
     if spec.length_penalty:
         delta = bigrams[image_of_ref] - bigrams[num_images:]
         penalty = np.exp(-(delta * delta) / (2.0 * sigma * sigma))
@@ -532,7 +562,91 @@ def _cider_scores(
         val = np.bincount(r_sent, weights=prod, minlength=total_refs).astype(np.float64, copy=False)
         denom = norm[image_of_ref] * norm[num_images:]
         val = np.divide(val, denom, out=val, where=denom != 0)
-        if spec.length_penalty:
+        if penalty is not None:
             val *= penalty
         per_order[:, k] = np.bincount(image_of_ref, weights=val, minlength=num_images)
-    return per_order.mean(axis=1) / ref_counts * CIDER_SCALE
+    statistics = CIDErStatistics(
+        num_images, ref_counts, tuple(stats.entries), tuple(stats.sizes), penalty, spec.clipped, table is not None
+    )
+    return per_order.mean(axis=1) / ref_counts * CIDER_SCALE, statistics
+
+
+@dataclass(frozen=True)
+class CIDErMatch:
+    """A candidate n-gram that some reference of its image also contains."""
+
+    ngram: str  # words joined by spaces
+    order: int
+    #: ``log(I) - log(max(1, df))`` over the evaluated references; 0: every image has it
+    idf: float
+
+
+@dataclass(frozen=True)
+class CIDErExplanation:
+    """Which n-grams of one candidate its references share (:func:`explain_cider`)."""
+
+    matches: tuple[CIDErMatch, ...]  # by order, then in candidate order
+    #: distinct candidate n-grams per order 1..n
+    candidate_ngrams: tuple[int, ...]
+
+    def describe(self, max_shown: int = 5) -> str:
+        """``"shared 1-4-grams: 5/5 · 3/5 · 2/4 · 1/3 | longest: “a cat sits” | idf 0: “a”"``."""
+        if not any(self.candidate_ngrams):
+            return "empty candidate → 0"
+        n = len(self.candidate_ngrams)
+        per_order = [sum(m.order == k for m in self.matches) for k in range(1, n + 1)]
+        text = f"shared 1-{n}-grams: " + " · ".join(f"{s}/{c}" for s, c in zip(per_order, self.candidate_ngrams))
+        if self.matches:
+            top = self.matches[-1].order
+            text += f" | longest: “{next(m.ngram for m in self.matches if m.order == top)}”"
+        else:
+            text += " | nothing shared"
+        weightless = [m.ngram for m in self.matches if m.idf == 0.0]
+        if weightless:
+            more = f" (+{len(weightless) - max_shown})" if len(weightless) > max_shown else ""
+            shown = ", ".join(f"“{g}”" for g in weightless[:max_shown])
+            text += f" | idf 0 (in every image's references): {shown}{more}"
+        return text
+
+
+def explain_cider(
+    predictions: Sequence[str], references: Sequence[Any], *, n: int = DEFAULT_N, tokenize: bool = True
+) -> list[CIDErExplanation]:
+    """Per image, the candidate's n-grams (orders 1..n, after the same tokenization as
+    :func:`compute_cider`) that a reference of the image contains, with their corpus idf.
+
+    These are the n-grams with a non-zero product in the cosine *before* tf-idf weighting,
+    clipping and the length penalty: one with idf 0 (present in every image's references)
+    still contributes nothing.
+
+    >>> e = explain_cider(["a cat sits", "a dog"], [["a cat sat"], ["a dog runs"]], tokenize=False)
+    >>> [(m.ngram, round(m.idf, 4)) for m in e[0].matches]
+    [('a', 0.0), ('cat', 0.6931), ('a cat', 0.6931)]
+    >>> print(e[1].describe())
+    shared 1-4-grams: 2/2 · 1/1 · 0/0 · 0/0 | longest: “a dog” | idf 0 (in every image's references): “a”
+    """
+    n = _check_n(n)
+    if not isinstance(tokenize, bool):
+        raise TypeError(f"cider: `tokenize` must be a bool, got {type(tokenize).__name__}")
+    preds, raw_refs = check_pairs(predictions, references, _METRIC)
+    preds = check_strings(preds, _METRIC, "predictions")
+    refs = _check_references(raw_refs, "references")
+    flat, counts = _flatten(refs)
+    cands = [s.split() for s in _tokenized(preds, tokenize, "predictions")]
+    ref_words = [s.split() for s in _tokenized(flat, tokenize, "references")]
+
+    def grams(words: list[str]) -> list[str]:
+        return [" ".join(words[i:i + k]) for k in range(1, n + 1) for i in range(len(words) - k + 1)]
+
+    ends = np.cumsum(counts).tolist()
+    image_grams = [set().union(*map(grams, ref_words[e - c:e])) for e, c in zip(ends, counts.tolist())]
+    shared = [[g for g in dict.fromkeys(grams(words)) if g in ref_set] for words, ref_set in zip(cands, image_grams)]
+    df = DocumentFrequency.from_references(refs, n=n, tokenize=tokenize).counts
+    log_images = math.log(float(len(preds)))
+    return [
+        CIDErExplanation(
+            tuple(CIDErMatch(g, g.count(" ") + 1, log_images - math.log(df[g])) for g in found),
+            tuple(len({" ".join(words[i:i + k]) for i in range(len(words) - k + 1)}) for k in range(1, n + 1)),
+        )
+        for found, words in zip(shared, cands)
+    ]

@@ -95,6 +95,8 @@ class QuACResult:
     min_human_f1: float
     percent: bool
     signature: str = field(repr=False)
+    #: the dialog of each question (HEQ-D groups by it)
+    dialog_ids: list[str] | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -225,4 +227,5 @@ def compute_quac(
             {"min_human_f1": min_f1, "percent": percent},
             {"min_human_f1": DEFAULT_MIN_HUMAN_F1, "percent": True},
         ),
+        dialog_ids=dialogs,
     )

@@ -81,4 +81,4 @@ class Anls(hf.CoreMetric):
         if self.variant in _STRUCTURED:
             predictions = hf.decode_structured(predictions)
             references = hf.decode_structured(references)
-        return compute_anls(predictions, references, variant=self.variant, **kwargs).as_dict()
+        return self._finish(compute_anls(predictions, references, variant=self.variant, **kwargs))

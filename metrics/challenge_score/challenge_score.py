@@ -101,4 +101,4 @@ class ChallengeScore(hf.CoreMetric):
             challenge = spec
         else:
             challenge = self.variant
-        return score_challenge(inputs, challenge, missing=missing).as_dict()
+        return self._finish(score_challenge(inputs, challenge, missing=missing))

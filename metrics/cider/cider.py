@@ -88,4 +88,4 @@ class Cider(hf.CoreMetric):
         # row gathered from every process, never per batch.
         if isinstance(df, os.PathLike) or (isinstance(df, str) and df != "corpus"):
             df = DocumentFrequency.load(df)
-        return compute_cider(predictions, references, variant=self.variant, df=df, **kwargs).as_dict()
+        return self._finish(compute_cider(predictions, references, variant=self.variant, df=df, **kwargs))

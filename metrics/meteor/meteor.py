@@ -91,4 +91,4 @@ class Meteor(hf.CoreMetric):
     def _compute(self, predictions, references, **kwargs):
         preds = [from_json(x) for x in predictions]
         refs = [from_json(x) for x in references]
-        return compute_meteor(preds, refs, variant=self.variant, **kwargs).as_dict()
+        return self._finish(compute_meteor(preds, refs, variant=self.variant, **kwargs))

@@ -62,4 +62,4 @@ class OneMinusNed(hf.CoreMetric):
         return hf.prepare_strings(preds, refs, self.METRIC, start)
 
     def _compute(self, predictions, references, **kwargs):
-        return compute_one_minus_ned(predictions, references, **kwargs).as_dict()
+        return self._finish(compute_one_minus_ned(predictions, references, **kwargs))

@@ -4,7 +4,8 @@ A thin adapter over `metricore.compute_token_f1`, `metricore.compute_question_le
 `metricore.compute_quac`. Configs: `squad` (default; official SQuAD v1.1 script = HF `squad`),
 `squad_v2` (official v2.0 script = HF `squad_v2`), `mlqa` (facebookresearch/MLQA
 `mlqa_evaluation_v1.py`, `language=` at compute time), `question_level` (entity
-precision/recall/F1 of list answers) and `quac` (QuAC scorer: F1, HEQ-Q, HEQ-D).
+precision/recall/F1 of list answers), `quac` (QuAC scorer: F1, HEQ-Q, HEQ-D) and
+`fbc2_textqa`/`fbc2_mathqa` (ai-forever/fbc2_aij2022 TextQA F1 and MathQA exact match).
 See README.md beside this file for the exact rules.
 """
 
@@ -22,8 +23,9 @@ _DESCRIPTION = """\
 Token-overlap F1 and exact match of extractive QA answers, pinned to the official scripts:
 squad (default; SQuAD v1.1), squad_v2 (SQuAD v2.0: no-answer questions, HasAns/NoAns,
 thresholds), mlqa (MLQA per-language normalization), question_level (entity-level
-precision/recall/F1 of list answers) and quac (QuAC F1, HEQ-Q, HEQ-D). Per-question scores
-included.
+precision/recall/F1 of list answers), quac (QuAC F1, HEQ-Q, HEQ-D), and fbc2_textqa /
+fbc2_mathqa (FusionBrain Challenge 2.0 TextQA F1 and MathQA exact match: pymorphy lemmas,
+Russian number words, option-letter fallback). Per-question scores included.
 """
 
 _CITATION = """\
@@ -74,7 +76,7 @@ Examples:
     (50.0, 75.0)
 """
 
-_SQUAD_CONFIGS = ("squad", "squad_v2", "mlqa")
+_SQUAD_CONFIGS = ("squad", "squad_v2", "mlqa", "fbc2_textqa", "fbc2_mathqa")
 
 # squad, squad_v2, mlqa: two row formats (evaluate picks one per run from the first batch):
 # plain lists (fast to cache) and Hugging Face's SQuAD dicts, matched by id at compute time.
@@ -122,6 +124,8 @@ class TokenF1(hf.CoreMetric):
         "squad": SQUAD_FEATURES,
         "squad_v2": SQUAD_FEATURES,
         "mlqa": SQUAD_FEATURES,
+        "fbc2_textqa": SQUAD_FEATURES,
+        "fbc2_mathqa": SQUAD_FEATURES,
         "question_level": LIST_FEATURES,
         "quac": QUAC_FEATURES,
     }
@@ -129,6 +133,8 @@ class TokenF1(hf.CoreMetric):
         "squad": frozenset({"percent"}),
         "squad_v2": frozenset({"percent", "no_answer_threshold"}),
         "mlqa": frozenset({"percent", "language"}),
+        "fbc2_textqa": frozenset({"percent"}),
+        "fbc2_mathqa": frozenset({"percent"}),
         "question_level": frozenset({"percent", "normalizer"}),
         "quac": frozenset({"percent", "min_human_f1"}),
     }
@@ -204,13 +210,15 @@ class TokenF1(hf.CoreMetric):
     def _compute(self, predictions, references, **kwargs):
         variant = self.variant
         if variant == "question_level":
-            return compute_question_level(predictions, references, **kwargs).as_dict()
+            return self._finish(compute_question_level(predictions, references, **kwargs))
         if variant == "quac":
-            return compute_quac(
-                predictions,
-                [r["answers"] for r in references],
-                [r["dialog_id"] for r in references],
-                **kwargs,
-            ).as_dict()
+            return self._finish(
+                compute_quac(
+                    predictions,
+                    [r["answers"] for r in references],
+                    [r["dialog_id"] for r in references],
+                    **kwargs,
+                )
+            )
         # dict rows are matched by id in the core; plain rows pair by position
-        return compute_token_f1(predictions, references, variant=variant, **kwargs).as_dict()
+        return self._finish(compute_token_f1(predictions, references, variant=variant, **kwargs))

@@ -65,6 +65,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .morph import morph_analyzer
 from .normalize import fbc2_caption_clean, strip_ascii_punctuation_lower
 from .numbers import first_number, numeric_similarity, parse_number_token, spelled_numbers_to_digits
 from .signature import build_signature
@@ -74,10 +75,12 @@ from .validation import check_bool, check_choice, check_number, check_probabilit
 __all__ = [
     "METEORVariant",
     "METEORResult",
+    "METEORAlignment",
     "METEOR_VARIANTS",
     "TOKENIZERS",
     "compute_meteor",
     "meteor_pair",
+    "explain_meteor",
     "check_meteor_inputs",
     "tokenize",
     "clear_caches",
@@ -155,7 +158,6 @@ _TOKEN_CACHE: dict[tuple[str, str], tuple[str, ...]] = {}
 _STEM_CACHES: dict[str, dict[str, str]] = {}
 _STEMMERS: dict[str, Any] = {}
 _LEMMA_CACHE: dict[str, str] = {}
-_MORPH: list[Any] = []
 
 # Whole tokens the NLTK word tokenizer splits even without punctuation (MacIntyre contractions).
 _SPLIT_HINT = re.compile("cannot|gimme|gonna|gotta|lemme|wanna", re.I)
@@ -334,18 +336,8 @@ def _lemmatize_whole(text: str) -> str:
     hit = _LEMMA_CACHE.get(text)
     if hit is not None:
         return hit
-    if not _MORPH:
-        try:
-            import pymorphy3
-        except ImportError:
-            raise ImportError(
-                "meteor (fbc2_vqa): answer lemmatization needs pymorphy3 "
-                "(`pip install pymorphy3 pymorphy3-dicts-ru`), or pass lemmatize=False"
-            ) from None
-        with _LOCK:
-            if not _MORPH:
-                _MORPH.append(pymorphy3.MorphAnalyzer())
-    out = _MORPH[0].parse(text)[0].normal_form if text.strip() else text
+    morph = morph_analyzer("meteor (fbc2_vqa): answer lemmatization", ", or pass lemmatize=False")
+    out = morph.parse(text)[0].normal_form if text.strip() else text
     if len(_LEMMA_CACHE) >= _CACHE_LIMIT:
         _LEMMA_CACHE.clear()
     _LEMMA_CACHE[text] = out
@@ -413,10 +405,13 @@ def _hyp_syn_union(h: _Prepared, syn_get: Callable[[str], frozenset[str]]) -> fr
     return h.syn_union
 
 
-def _align_fast(h: _Prepared, r: _Prepared, syn_get: Callable[[str], frozenset[str]]) -> tuple[int, int]:
+def _align_fast(
+    h: _Prepared, r: _Prepared, syn_get: Callable[[str], frozenset[str]], href_out: list[int] | None = None
+) -> tuple[int, int]:
     """Matches and chunks of one prepared (hypothesis, reference) pair, as NLTK's three
     stages and ``_count_chunks`` give them (a property test checks it against a literal
-    walk of NLTK's stages, ``tests/oracles/meteor_walk.py``).
+    walk of NLTK's stages, ``tests/oracles/meteor_walk.py``). ``href_out``, when given,
+    receives the reference position matched by each hypothesis word (-1: unmatched).
 
     In the exact and stem stages a word only competes with equal words, and walking the
     hypothesis from its end while taking the highest free reference position pairs the
@@ -507,6 +502,8 @@ def _align_fast(h: _Prepared, r: _Prepared, syn_get: Callable[[str], frozenset[s
                             positions[best_key].pop()
                             href[i] = best_j
                             m += 1
+    if href_out is not None:
+        href_out.extend(href)
     if m == 0:
         return 0, 0
     chunks = 0
@@ -694,6 +691,41 @@ def _version(dist: str) -> str:
         return "missing"
 
 
+def _pipeline(
+    spec: METEORVariant, source: Any, tok: str, lem: bool
+) -> tuple[_Side, _Side, Callable[[str], frozenset[str]]]:
+    """The hypothesis side, the reference side and the synonym lookup of one configuration."""
+    stemmer, stem_cache = _stemmer(spec.stemmer)
+    if isinstance(source, MappingSynonyms):
+        table = source.bind(lambda w: stem_cache.get(w) or stemmer.stem(w))
+        empty: frozenset[str] = frozenset()
+
+        def syn_get(word: str) -> frozenset[str]:
+            return table.get(word, empty)
+    elif isinstance(source, NoSynonyms):
+        def syn_get(word: str) -> frozenset[str]:
+            return frozenset()
+    else:
+        syn_cache_get = source.lookup_table().get if hasattr(source, "lookup_table") else None
+        slow = source.lookup
+
+        if syn_cache_get is not None:
+            def syn_get(word: str) -> frozenset[str]:
+                hit = syn_cache_get(word)
+                return hit if hit is not None else slow(word)
+        else:
+            syn_get = slow
+
+    if spec.preprocess == "fbc2_captioning":
+        hyp_side = _Side(_caption_prepare(True), tok, stem_cache, stemmer)
+        ref_side = _Side(_caption_prepare(False), tok, stem_cache, stemmer)
+    elif spec.preprocess == "fbc2_vqa":
+        hyp_side = ref_side = _Side(_vqa_prepare(lem), tok, stem_cache, stemmer)
+    else:
+        hyp_side = ref_side = _Side(None, tok, stem_cache, stemmer)
+    return hyp_side, ref_side, syn_get
+
+
 def compute_meteor(
     predictions: Sequence[Any],
     references: Sequence[Any],
@@ -746,34 +778,7 @@ def compute_meteor(
     if not preds:
         raise ValueError(f"{_METRIC}: `predictions` is empty; the mean over zero samples is undefined")
 
-    stemmer, stem_cache = _stemmer(spec.stemmer)
-    if isinstance(source, MappingSynonyms):
-        table = source.bind(lambda w: stem_cache.get(w) or stemmer.stem(w))
-        empty: frozenset[str] = frozenset()
-
-        def syn_get(word: str) -> frozenset[str]:
-            return table.get(word, empty)
-    elif isinstance(source, NoSynonyms):
-        def syn_get(word: str) -> frozenset[str]:
-            return frozenset()
-    else:
-        syn_cache_get = source.lookup_table().get if hasattr(source, "lookup_table") else None
-        slow = source.lookup
-
-        if syn_cache_get is not None:
-            def syn_get(word: str) -> frozenset[str]:
-                hit = syn_cache_get(word)
-                return hit if hit is not None else slow(word)
-        else:
-            syn_get = slow
-
-    if spec.preprocess == "fbc2_captioning":
-        hyp_side = _Side(_caption_prepare(True), tok, stem_cache, stemmer)
-        ref_side = _Side(_caption_prepare(False), tok, stem_cache, stemmer)
-    elif spec.preprocess == "fbc2_vqa":
-        hyp_side = ref_side = _Side(_vqa_prepare(lem), tok, stem_cache, stemmer)
-    else:
-        hyp_side = ref_side = _Side(None, tok, stem_cache, stemmer)
+    hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem)
 
     numeric = spec.numeric_rule
     scores: list[float] = []
@@ -861,3 +866,100 @@ def meteor_pair(
     else:
         m, c = _align_fast(h, r, source.lookup)
     return _score(m, c, len(h.words), len(r.words), float(alpha), float(beta), float(gamma))
+
+
+@dataclass(frozen=True)
+class METEORAlignment:
+    """How one prediction scored against its best reference (:func:`explain_meteor`).
+
+    ``hypothesis`` and ``reference`` are the words after the variant's preprocessing
+    (lowercased); ``matches`` holds ``(hypothesis position, reference position, stage)`` in
+    hypothesis order, ``stage`` being ``"exact"``, ``"stem"`` or ``"synonym"``. ``numeric``
+    is set when ``fbc2_vqa``'s numeric rule scored the pair instead of an alignment:
+    ``(first number of the prediction or None, gold number)``.
+    """
+
+    score: float
+    reference_index: int
+    hypothesis: tuple[str, ...]
+    reference: tuple[str, ...]
+    matches: tuple[tuple[int, int, str], ...]
+    chunks: int
+    numeric: tuple[float | None, float] | None = None
+
+    def describe(self, max_words: int = 12) -> str:
+        """One line: ``"exact: the, cat | stem: runs→running | unmatched: big | 2 chunks"``."""
+        if self.numeric is not None:
+            found, gold = self.numeric
+            if found is None:
+                return f"numeric rule: gold {gold:g}, no number in the prediction → 0"
+            return f"numeric rule: min/max({found:g}, {gold:g}) = {self.score:.4g}"
+        if not self.hypothesis or not self.reference:
+            return "empty side → 0"
+        groups: dict[str, list[str]] = {"exact": [], "stem": [], "synonym": []}
+        for i, j, stage in self.matches:
+            h, r = self.hypothesis[i], self.reference[j]
+            groups[stage].append(h if h == r else f"{h}→{r}")
+        matched = {i for i, _, _ in self.matches}
+        groups["unmatched"] = [w for i, w in enumerate(self.hypothesis) if i not in matched]
+
+        def listing(words: list[str]) -> str:
+            more = f" … (+{len(words) - max_words})" if len(words) > max_words else ""
+            return ", ".join(words[:max_words]) + more
+
+        parts = [f"{stage}: {listing(words)}" for stage, words in groups.items() if words]
+        if self.matches:
+            parts.append(f"{self.chunks} chunk{'s' if self.chunks != 1 else ''}")
+        return " | ".join(parts)
+
+
+def explain_meteor(
+    prediction: Any,
+    references: Any,
+    *,
+    variant: str = "nltk",
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    synonyms: Any = None,
+    tokenizer: str | None = None,
+    lemmatize: bool | None = None,
+) -> METEORAlignment:
+    """The alignment behind one sample's METEOR score: which words matched at which stage,
+    against the reference that scored best (the arguments are those of
+    :func:`compute_meteor`, for a single sample; the score is that sample's score).
+
+    The stage of a match is read off the one alignment: the exact stage pairs every equal
+    word it can, so a later match between words that differ is a stem match when their stems
+    are equal and a synonym match otherwise.
+
+    >>> a = explain_meteor("the cat was sat on the mat", ["a cat", "the cat sat on the mat"], synonyms="none")
+    >>> a.reference_index, a.describe()
+    (1, 'exact: the, cat, sat, on, the, mat | unmatched: was | 2 chunks')
+    """
+    options = {"variant": variant, "alpha": alpha, "beta": beta, "gamma": gamma, "synonyms": synonyms,
+               "tokenizer": tokenizer, "lemmatize": lemmatize}
+    result = compute_meteor([prediction], [references], **options)  # every check happens here
+    spec = METEOR_VARIANTS[variant]
+    source = get_synonym_source(spec.synonyms if synonyms is None else synonyms)
+    tok = spec.tokenizer if tokenizer is None else tokenizer
+    lem = spec.lemmatize if lemmatize is None else lemmatize
+    hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem)
+    best = result.best_reference[0]
+    gold = ([references] if isinstance(references, str) else list(references))[best]
+    if isinstance(prediction, str):
+        hyp, ref = hyp_side.text(prediction), ref_side.text(gold)
+    else:
+        hyp, ref = hyp_side.tokens(list(prediction)), ref_side.tokens(list(gold))
+    words = (tuple(hyp.words), tuple(ref.words))
+    gold_number = parse_number_token(ref.words[0]) if spec.numeric_rule and len(ref.words) == 1 else None
+    if gold_number is not None:
+        return METEORAlignment(result.scores[0], best, *words, (), 0, (first_number(hyp.words), gold_number))
+    href: list[int] = []
+    _, chunks = _align_fast(hyp, ref, syn_get, href) if hyp.words and ref.words else (0, 0)
+    matches = tuple(
+        (i, j, "exact" if hyp.words[i] == ref.words[j] else "stem" if hyp.stems[i] == ref.stems[j] else "synonym")
+        for i, j in enumerate(href)
+        if j >= 0
+    )
+    return METEORAlignment(result.scores[0], best, *words, matches, chunks)

@@ -37,6 +37,20 @@ Variants (frozen :class:`TokenF1Variant` data over the one implementation):
     MLQA official ``mlqa_evaluation_v1.py`` (facebookresearch/MLQA): the ``squad`` rules with
     the per-language normalizer ``mlqa_<language>`` (Unicode punctuation, the language's
     articles, CJK ideographs one token each for ``zh``); ``language`` is required.
+``fbc2_textqa``
+    AIJ 2022 FusionBrain Challenge 2.0 TextQA (ai-forever/fbc2_aij2022,
+    ``evaluation/textqa/metric/calculate_f1.py``): normalizer ``fbc2_textqa`` (lowercase,
+    delete ASCII punctuation, pymorphy lemma of each token with the Russian number words
+    0..10 as digits, collapse whitespace; no article removal); either side empty: 1 if both
+    are, else 0 (SQuAD v2's pair rule; no gold is dropped); best over golds. **Letter
+    fallback**: a question whose F1 is <= 0.5 and whose *raw* prediction contains one of the
+    Latin letters ``a b c d e`` (case-sensitive, anywhere, even inside a word) is re-scored with
+    that first letter as the whole prediction; the new scores replace the old ones even when
+    lower (``"b) на секунду"`` keeps 0.667 because 0.667 > 0.5).
+``fbc2_mathqa``
+    The challenge's MathQA (``evaluation/mathqa/metric/calculate_exact_score.py``): the same
+    with normalizer ``fbc2_mathqa`` (``-`` kept: ``"-3"`` is not ``"3"``); the headline score
+    is exact match, which also decides the letter fallback (EM 0 -> fallback).
 
 Degenerate cases: an empty prediction list raises ``ValueError``; an empty gold list raises
 ``ValueError`` except in ``squad_v2`` (a question without an answer).
@@ -58,6 +72,8 @@ means are summed left to right as they do.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
@@ -85,10 +101,12 @@ __all__ = [
     "TOKEN_F1_VARIANTS",
     "MLQA_LANGUAGES",
     "TokenScores",
+    "TokenOverlap",
     "TokenF1Result",
     "SquadRecords",
     "QuestionLevelResult",
     "token_scores",
+    "token_overlap",
     "compute_token_f1",
     "parse_squad_records",
     "squad_prediction",
@@ -110,8 +128,11 @@ class TokenF1Variant:
     #: normalizer preset; ``None``: ``mlqa_<language>``
     normalizer: str | None
     #: ``v1``: F1 = 0 whenever nothing overlaps (empty vs empty too); ``v2``: the no-answer
-    #: rules (empty golds dropped, empty vs empty = 1, thresholds, HasAns/NoAns)
-    rules: Literal["v1", "v2"]
+    #: rules (empty golds dropped, empty vs empty = 1, thresholds, HasAns/NoAns);
+    #: ``empty_match``: only v2's pair rule (either side empty: 1 if both are, else 0)
+    rules: Literal["v1", "v2", "empty_match"]
+    #: FBC2 letter fallback, decided on this per-question score (``None``: no fallback)
+    letter_fallback: Literal["f1", "exact_match"] | None = None
 
 
 TOKEN_F1_VARIANTS: dict[str, TokenF1Variant] = {
@@ -134,6 +155,21 @@ TOKEN_F1_VARIANTS: dict[str, TokenF1Variant] = {
             "MLQA official mlqa_evaluation_v1.py, github.com/facebookresearch/MLQA (Lewis et al. 2020)",
             None,
             "v1",
+        ),
+        TokenF1Variant(
+            "fbc2_textqa",
+            "AIJ 2022 FusionBrain Challenge 2.0 TextQA, ai-forever/fbc2_aij2022 evaluation/textqa/metric/calculate_f1.py",
+            "fbc2_textqa",
+            "empty_match",
+            "f1",
+        ),
+        TokenF1Variant(
+            "fbc2_mathqa",
+            "AIJ 2022 FusionBrain Challenge 2.0 MathQA (exact match), ai-forever/fbc2_aij2022 "
+            "evaluation/mathqa/metric/calculate_exact_score.py",
+            "fbc2_mathqa",
+            "empty_match",
+            "exact_match",
         ),
     )
 }
@@ -238,7 +274,7 @@ def _prf(
     p = np.divide(c, npred, out=np.zeros(len(c)), where=hit)
     r = np.divide(c, ngold, out=np.zeros(len(c)), where=hit)
     f1 = np.divide(2.0 * p * r, p + r, out=np.zeros(len(c)), where=hit)
-    if rules == "v2":
+    if rules != "v1":
         empty = (npred == 0) | (ngold == 0)
         if empty.any():
             both = (empty & (npred == ngold)).astype(np.float64)
@@ -296,6 +332,67 @@ def token_scores(
     common, npred, ngold, exact = texts.pairs(ids[:1], ids[1:])
     p, r, f1 = _prf(common, npred, ngold, spec.rules)
     return TokenScores(float(p[0]), float(r[0]), float(f1[0]), float(exact[0]))
+
+
+class TokenOverlap(NamedTuple):
+    """The tokens behind one pair's F1 (:func:`token_overlap`), each group in text order."""
+
+    common: tuple[str, ...]
+    prediction_only: tuple[str, ...]
+    gold_only: tuple[str, ...]
+
+    def describe(self, max_tokens: int = 10) -> str:
+        """``"common: cat, sat | pred only: big | gold only: down"`` (empty groups left out)."""
+        parts = []
+        for name, toks in (("common", self.common), ("pred only", self.prediction_only),
+                           ("gold only", self.gold_only)):
+            if toks:
+                more = f" … (+{len(toks) - max_tokens})" if len(toks) > max_tokens else ""
+                parts.append(f"{name}: {', '.join(toks[:max_tokens])}{more}")
+        return " | ".join(parts)
+
+
+def token_overlap(
+    prediction: str | Sequence[str], gold: str | Sequence[str], *, variant: str = "squad",
+    language: str | None = None,
+) -> TokenOverlap:
+    """Which tokens a prediction shares with a gold answer: the multiset intersection that
+    F1's ``common`` counts (``len(common)``), and what is left on each side. Strings are
+    normalized and split as ``variant`` does; lists of tokens are used as they are.
+
+    >>> token_overlap("the big cat sat", "a cat sat down")
+    TokenOverlap(common=('cat', 'sat'), prediction_only=('big',), gold_only=('down',))
+    >>> token_overlap("cat cat cat", "cat").prediction_only
+    ('cat', 'cat')
+    """
+    spec = TOKEN_F1_VARIANTS[check_choice(variant, TOKEN_F1_VARIANTS, _METRIC, "variant")]
+    language = _check_language(spec, language)
+
+    def tokens(value: str | Sequence[str], name: str) -> list[str]:
+        if isinstance(value, str):
+            return _variant_normalizer(spec, language).tokens(value)
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"{_METRIC}: `{name}` must be a str or a list of str tokens, got {type(value).__name__}")
+        return check_string_list(value, _METRIC, name)
+
+    pred, golds = tokens(prediction, "prediction"), tokens(gold, "gold")
+    left = Counter(golds)
+    common: list[str] = []
+    pred_only: list[str] = []
+    for tok in pred:
+        if left[tok] > 0:
+            left[tok] -= 1
+            common.append(tok)
+        else:
+            pred_only.append(tok)
+    shared = Counter(common)  # the first copies of a gold token are the shared ones
+    gold_only: list[str] = []
+    for tok in golds:
+        if shared[tok] > 0:
+            shared[tok] -= 1
+        else:
+            gold_only.append(tok)
+    return TokenOverlap(tuple(common), tuple(pred_only), tuple(gold_only))
 
 
 # --------------------------------------------------------------------------------------------
@@ -577,6 +674,41 @@ def _best_thresh(
     return scale * best_score / len(raw), best_thresh
 
 
+_OPTION_LETTER = re.compile("[abcde]")
+
+
+def _letter_fallback(
+    spec: TokenF1Variant,
+    texts: list[str],
+    golds: list[list[str]],
+    normalizer: Normalizer,
+    scored: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The FusionBrain Challenge 2.0 option-letter rule (``get_f1``/``get_exact``): when a
+    question's best ``spec.letter_fallback`` score is <= 0.5 and ``re.search("[abcde]",
+    prediction)`` finds a letter in the raw prediction, that letter becomes the prediction
+    and every score of the question is recomputed from it (kept even if lower)."""
+    em, f1, p, r, closest = scored
+    decisive = f1 if spec.letter_fallback == "f1" else em
+    rows: list[int] = []
+    letters: list[str] = []
+    for i in np.flatnonzero(decisive <= 0.5).tolist():
+        found = _OPTION_LETTER.search(texts[i])
+        if found is not None:
+            rows.append(i)
+            letters.append(found.group())
+    if not rows:
+        return scored
+    new = _best_over_golds(letters, [golds[i] for i in rows], normalizer, spec.rules)
+    em, f1, p, r = (np.array(old, dtype=np.float64) for old in (em, f1, p, r))
+    for old, fresh in zip((em, f1, p, r), new[:4]):
+        old[rows] = fresh
+    closest = list(closest)
+    for i, gold in zip(rows, new[4]):
+        closest[i] = gold
+    return em, f1, p, r, closest
+
+
 @paused_gc()
 def compute_token_f1(
     predictions: Sequence[Any],
@@ -596,7 +728,8 @@ def compute_token_f1(
         references: per question, a list of gold answers or a bare str (one answer); for
             ``squad_v2`` an empty list means "no answer". Or HF SQuAD dicts
             ``{"id", "answers": {"text": [...], "answer_start": [...]}}``.
-        variant: one of :data:`TOKEN_F1_VARIANTS` (``squad``, ``squad_v2``, ``mlqa``).
+        variant: one of :data:`TOKEN_F1_VARIANTS` (``squad``, ``squad_v2``, ``mlqa``,
+            ``fbc2_textqa``, ``fbc2_mathqa``).
         language: ``mlqa`` only (required there): one of :data:`MLQA_LANGUAGES`.
         no_answer_probabilities: ``squad_v2`` with plain lists: per question, the model's
             probability that there is no answer (default all 0.0). Dict input carries it in
@@ -667,6 +800,10 @@ def compute_token_f1(
         check_strings(texts, _METRIC, "predictions")
         string_alternatives_column(golds, _METRIC, allow_empty=v2)
         raise
+    if spec.letter_fallback is not None:
+        em, f1, p, r, closest = _letter_fallback(
+            spec, texts, golds, _variant_normalizer(spec, language), (em, f1, p, r, closest)
+        )
     scale = 100.0 if percent else 1.0
     has_answer: np.ndarray | None = None
     v2_dict: dict[str, float | int] | None = None

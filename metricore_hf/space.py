@@ -1,19 +1,20 @@
-"""The one Gradio UI builder behind every ``spaces/<name>/app.py``.
+"""The one Gradio UI builder behind every ``spaces/<name>/app.py`` (and the index Space).
 
 A Space declares *what* its metric needs in a :class:`SpaceSpec` (variants, keyword controls,
 worked examples, a scoring function, the metric card) and gets the same app as every other
 metric: variant selector, parameter controls, input as an editable table, pasted JSONL or an
-uploaded JSONL/CSV file, one-click examples, headline numbers, a per-sample table, a score
-histogram, the reproducibility signature and the metric card. The scoring is also exposed as
-the API endpoint ``/compute`` for ``gradio_client``::
+uploaded JSONL/CSV file, one-click examples, headline numbers (with a bootstrap interval when
+the spec offers one), a sortable per-sample table whose *why* column says how each sample
+scored, a score histogram, the reproducibility signature and the metric card. The scoring
+is also exposed as the API endpoint ``/compute`` for ``gradio_client``::
 
     Client(url).predict(predictions=[...], references=[...], variant="docvqa",
-                        params={"threshold": 0.5}, api_name="/compute")
+                        params={"threshold": 0.5}, confidence=0, api_name="/compute")
     -> {"headline": {...}, "rows": [{...}, ...], "signature": "..."}
 
 Inputs are limited to :data:`MAX_ROWS` rows and :data:`MAX_CHARS` characters per string;
-breaking a limit, or any ``TypeError``/``ValueError`` from the core, is shown as a
-``gr.Error`` carrying the message (never a stack trace).
+breaking a limit, or any error from the metric, is shown as a ``gr.Error`` carrying the
+message (never a stack trace); warnings of the metric become ``gr.Warning`` toasts.
 
 Cell and JSONL formats. A table or CSV row has a ``prediction`` and a ``references`` cell.
 ``references`` holding a JSON list (``["Coca Cola", "Coca Cola Company"]``) gives several gold
@@ -23,18 +24,27 @@ as JSON when they parse (tuples written ``{"__tuple__": [...]}``, see
 :mod:`metricore.structured`) and as plain text otherwise. A JSONL line is an object
 ``{"prediction": ..., "references": ...}`` whose values are used as they are.
 
-This is the only module of the project that imports ``gradio``.
+Confidence intervals. A headline ``"X"`` that comes with ``"X_ci_low"`` and ``"X_ci_high"``
+is shown as ``X 0.7340 [0.7120, 0.7550]``, and the interval of the plotted headline is drawn
+as a band on the histogram. With ``SpaceSpec.confidence`` the app has a "95% bootstrap
+interval" checkbox that passes ``confidence=0.95`` to ``score_fn``.
+
+This is the only module of the packages that imports ``gradio`` (a Space that lays itself
+out, a :class:`CustomSpace`, imports it too).
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import html
 import io
 import json
 import math
 import os
 import re
+import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,29 +61,52 @@ from metricore.structured import TUPLE_TAG, from_json, to_json  # noqa: E402
 __all__ = [
     "MAX_ROWS",
     "MAX_CHARS",
+    "CONFIDENCE",
     "Param",
     "Example",
     "SpaceSpec",
     "ScoreFn",
     "build_app",
+    "build_index",
+    "build_custom_app",
+    "CustomSpace",
+    "Rendered",
+    "headline_html",
+    "HEADLINE_CSS",
+    "MAX_UPLOAD_BYTES",
+    "system_theme",
+    "run_metric",
+    "guarded",
+    "fail",
+    "check_strings_limit",
+    "render",
     "launch",
     "score",
     "display",
     "explain_edits",
+    "add_intervals",
+    "metric_card",
+    "card_markdown",
+    "load_spec",
 ]
 
 MAX_ROWS = 5_000
 MAX_CHARS = 2_000
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+#: the level of the interval the checkbox asks for
+CONFIDENCE = 0.95
 _HIST_BINS = 10
 _SOURCES = ("table", "JSONL", "file")
+_CI_LOW, _CI_HIGH = "_ci_low", "_ci_high"
 _YAML_HEADER = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 
 #: ``score_fn(predictions, references, variant, **params) -> (headline, rows, signature)``.
-#: ``headline`` maps a label to a number; ``rows`` has one dict per sample whose keys are the
-#: table columns (the ``SpaceSpec.score_column`` key, default ``"score"``, feeds the
-#: histogram); ``variant`` is ``None`` when the spec has no variants.
-ScoreFn = Callable[..., tuple[Mapping[str, float], list[dict[str, Any]], str]]
+#: ``headline`` maps a label to a number (``<label>_ci_low``/``_ci_high`` give its interval);
+#: ``rows`` has one dict per sample whose keys are the table columns (the
+#: ``SpaceSpec.score_column`` key, default ``"score"``, feeds the histogram); ``variant`` is
+#: ``None`` when the spec has no variants. With ``SpaceSpec.confidence`` it also receives
+#: ``confidence=<level>`` when the user asks for an interval.
+ScoreFn = Callable[..., tuple[Mapping[str, Any], list[dict[str, Any]], str]]
 
 
 @dataclass(frozen=True)
@@ -163,6 +196,13 @@ class SpaceSpec:
     score_range: tuple[float, float] = (0.0, 1.0)
     #: the row key whose numbers feed the histogram
     score_column: str = "score"
+    #: headline keys drawn on the histogram, the first one present wins (default: the first
+    #: headline); it should be the mean of the ``score_column``
+    plotted: tuple[str, ...] = ()
+    #: ``score_fn`` accepts ``confidence=`` and returns ``<headline>_ci_low/_ci_high``
+    confidence: bool = False
+    #: short name for the index Space's tab (default: ``name``)
+    label: str = ""
 
     def __post_init__(self) -> None:
         if not self.score_range[0] < self.score_range[1]:
@@ -170,6 +210,8 @@ class SpaceSpec:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: duplicate parameter names in {names}")
+        if "confidence" in names:
+            raise ValueError(f"{self.name}: `confidence` is the builder's own control; set SpaceSpec.confidence")
         for p in self.params:
             p.check(p.default)
             for _, value in p.variant_defaults:
@@ -194,10 +236,35 @@ class SpaceSpec:
 
     def card(self) -> str:
         """The metric card without its YAML header (a note when the file is missing)."""
-        if self.card_path is None or not Path(self.card_path).is_file():
-            return f"*The metric card of `{self.name}` is not available in this deployment.*"
-        text = Path(self.card_path).read_text(encoding="utf-8")
-        return _YAML_HEADER.sub("", text, count=1).strip()
+        return card_markdown(self.card_path, self.name)
+
+
+def card_markdown(path: str | Path | None, name: str) -> str:
+    """The card at ``path`` without its YAML header (a note when the file is missing)."""
+    if path is None or not Path(path).is_file():
+        return f"*The metric card of `{name}` is not available in this deployment.*"
+    return _YAML_HEADER.sub("", Path(path).read_text(encoding="utf-8"), count=1).strip()
+
+
+def metric_card(app_file: str | Path, name: str) -> Path:
+    """Where the card of metric ``name`` is for the app at ``app_file``: in this repository
+    ``metrics/<name>/README.md``; in a bundle (:mod:`metricore_hf.bundle`) the ``README.md``
+    beside the app, which is then the metric card."""
+    here = Path(app_file).resolve().parent
+    in_repo = here.parents[1] / "metrics" / name / "README.md"
+    return in_repo if in_repo.is_file() else here / "README.md"
+
+
+def load_spec(app_file: str | Path) -> Any:
+    """The ``SPEC`` (a :class:`SpaceSpec` or :class:`CustomSpace`) of a Space's ``app.py``
+    (run by path; Space folders are not packages)."""
+    import runpy
+
+    namespace = runpy.run_path(str(app_file), run_name="metricore_space")
+    spec = namespace.get("SPEC")
+    if not isinstance(spec, (SpaceSpec, CustomSpace)):
+        raise TypeError(f"{app_file}: defines no SPEC (a SpaceSpec or CustomSpace)")
+    return spec
 
 
 # ----------------------------------------------------------------------------- helpers for score_fn
@@ -225,10 +292,31 @@ def explain_edits(prediction: str, gold: str, *, max_ops: int = 4) -> str:
     return f"{len(ops)} edit{'s' if len(ops) != 1 else ''}: {', '.join(words)}{more}"
 
 
+def add_intervals(
+    headline: Mapping[str, Any], result: Any, keys: Mapping[str, str], confidence: float | None
+) -> dict[str, Any]:
+    """``headline`` plus ``<label>_ci_low``/``_ci_high`` for each ``label -> result key`` of
+    ``keys``: the core's percentile bootstrap intervals of a core ``result``
+    (:func:`metricore.headlines.confidence_intervals`, 1000 resamples, seed 0). Nothing is
+    added when ``confidence`` is ``None``; NaN bounds (an empty subgroup) are left out."""
+    out = dict(headline)
+    if confidence is None:
+        return out
+    from metricore.headlines import confidence_intervals
+
+    intervals = confidence_intervals(result, confidence=confidence)
+    for label, key in keys.items():
+        ci = intervals.get(key)
+        if ci is not None and math.isfinite(ci.low) and math.isfinite(ci.high):
+            out[label + _CI_LOW], out[label + _CI_HIGH] = ci.low, ci.high
+    return out
+
+
 # ----------------------------------------------------------------------------- input parsing
 
 
-def _fail(message: str) -> gr.Error:
+def fail(message: str) -> gr.Error:
+    """A ``gr.Error`` showing ``message`` (HTML-escaped), without a stack trace in the log."""
     # gr.Error renders HTML; escape user text but keep quotes readable for API clients.
     return gr.Error(html.escape(message, quote=False), print_exception=False)
 
@@ -243,29 +331,31 @@ def _untag(value: Any) -> Any:
     return value
 
 
+def check_strings_limit(value: Any, where: str) -> None:
+    """``gr.Error`` naming the place and the limit when a string anywhere in ``value`` (lists,
+    tuples, dicts and their keys) is longer than :data:`MAX_CHARS`."""
+    if isinstance(value, str):
+        if len(value) > MAX_CHARS:
+            raise fail(
+                f"String too long at {where}: {len(value):,} characters "
+                f"(limit: {MAX_CHARS:,} characters per string)."
+            )
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            check_strings_limit(v, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_strings_limit(k, f"{where} (key)")
+            check_strings_limit(v, f"{where}[{k!r:.30}]")
+
+
 def _check_limits(predictions: Sequence[Any], references: Sequence[Any]) -> None:
     n = max(len(predictions), len(references))
     if n > MAX_ROWS:
-        raise _fail(f"Too many rows: {n:,} (limit: {MAX_ROWS:,} rows per request).")
-
-    def walk(value: Any, where: str) -> None:
-        if isinstance(value, str):
-            if len(value) > MAX_CHARS:
-                raise _fail(
-                    f"String too long at {where}: {len(value):,} characters "
-                    f"(limit: {MAX_CHARS:,} characters per string)."
-                )
-        elif isinstance(value, (list, tuple)):
-            for i, v in enumerate(value):
-                walk(v, f"{where}[{i}]")
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(k, f"{where} (key)")
-                walk(v, f"{where}[{k!r:.30}]")
-
+        raise fail(f"Too many rows: {n:,} (limit: {MAX_ROWS:,} rows per request).")
     for name, column in (("predictions", predictions), ("references", references)):
         for i, value in enumerate(column):
-            walk(value, f"{name}[{i}]")
+            check_strings_limit(value, f"{name}[{i}]")
 
 
 def _cell_text(cell: Any) -> str:
@@ -311,9 +401,9 @@ def _rows_to_columns(rows: Sequence[Sequence[Any]], structured: bool, what: str)
     cells = [(_cell_text(r[0]) if len(r) > 0 else "", _cell_text(r[1]) if len(r) > 1 else "") for r in rows]
     cells = [c for c in cells if c[0] or c[1]]
     if len(cells) > MAX_ROWS:
-        raise _fail(f"Too many rows in the {what}: {len(cells):,} (limit: {MAX_ROWS:,} rows per request).")
+        raise fail(f"Too many rows in the {what}: {len(cells):,} (limit: {MAX_ROWS:,} rows per request).")
     if not cells:
-        raise _fail(f"The {what} has no rows: fill in at least one prediction and its references.")
+        raise fail(f"The {what} has no rows: fill in at least one prediction and its references.")
     return (
         [_parse_cell(p, structured, False) for p, _ in cells],
         [_parse_cell(r, structured, True) for _, r in cells],
@@ -333,22 +423,22 @@ def _table_rows(table: Any) -> list[list[Any]]:
 def _jsonl_columns(text: str, what: str) -> tuple[list, list]:
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(lines) > MAX_ROWS:
-        raise _fail(f"Too many rows in the {what}: {len(lines):,} (limit: {MAX_ROWS:,} rows per request).")
+        raise fail(f"Too many rows in the {what}: {len(lines):,} (limit: {MAX_ROWS:,} rows per request).")
     if not lines:
-        raise _fail(f"The {what} is empty: give one JSON object per line.")
+        raise fail(f"The {what} is empty: give one JSON object per line.")
     preds, refs = [], []
     for n, line in lines:
         try:
             obj = json.loads(line)
         except ValueError as err:
-            raise _fail(f"{what}, line {n}: not valid JSON ({err.msg}).") from None
+            raise fail(f"{what}, line {n}: not valid JSON ({err.msg}).") from None
         except RecursionError:
-            raise _fail(f"{what}, line {n}: JSON nested too deeply.") from None
+            raise fail(f"{what}, line {n}: JSON nested too deeply.") from None
         if not isinstance(obj, dict):
-            raise _fail(f'{what}, line {n}: expected an object {{"prediction": ..., "references": ...}}.')
+            raise fail(f'{what}, line {n}: expected an object {{"prediction": ..., "references": ...}}.')
         ref_key = "references" if "references" in obj else "reference"
         if "prediction" not in obj or ref_key not in obj:
-            raise _fail(f'{what}, line {n}: needs the keys "prediction" and "references".')
+            raise fail(f'{what}, line {n}: needs the keys "prediction" and "references".')
         preds.append(_untag(obj["prediction"]))
         refs.append(_untag(obj[ref_key]))
     return preds, refs
@@ -356,20 +446,20 @@ def _jsonl_columns(text: str, what: str) -> tuple[list, list]:
 
 def _file_columns(path: str | None, structured: bool) -> tuple[list, list]:
     if not path:
-        raise _fail("No file uploaded: choose a .jsonl or .csv file.")
+        raise fail("No file uploaded: choose a .jsonl or .csv file.")
     if os.path.getsize(path) > MAX_UPLOAD_BYTES:
-        raise _fail(f"File too large (limit: {MAX_UPLOAD_BYTES // 2**20} MB).")
+        raise fail(f"File too large (limit: {MAX_UPLOAD_BYTES // 2**20} MB).")
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
-        raise _fail("The file is not UTF-8 text.") from None
+        raise fail("The file is not UTF-8 text.") from None
     if Path(path).suffix.lower() in (".jsonl", ".json", ".ndjson"):
         return _jsonl_columns(text, "uploaded file")
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip() for h in reader.fieldnames or []]
     ref_key = "references" if "references" in header else "reference"
     if "prediction" not in header or ref_key not in header:
-        raise _fail(f"The CSV needs the columns 'prediction' and 'references'; it has {header}.")
+        raise fail(f"The CSV needs the columns 'prediction' and 'references'; it has {header}.")
     reader.fieldnames = header
     rows = [[r.get("prediction"), r.get(ref_key)] for r in reader]
     return _rows_to_columns(rows, structured, "uploaded file")
@@ -377,10 +467,22 @@ def _file_columns(path: str | None, structured: bool) -> tuple[list, list]:
 
 # ----------------------------------------------------------------------------- scoring
 
+_SCORE_LOCK = threading.Lock()
 
-def _finite(value: float) -> float | str:
+
+def _finite(value: Any) -> float | str:
     value = float(value)
     return value if math.isfinite(value) else str(value)
+
+
+def _check_confidence(spec: SpaceSpec, confidence: Any) -> float | None:
+    if confidence is None or confidence is False or confidence == 0:
+        return None
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+        raise fail(f"`confidence` must be a level in (0, 1) such as 0.95, or 0 for none; got {confidence!r:.60}.")
+    if not spec.confidence:
+        raise fail(f"The {spec.name} Space offers no confidence interval.")
+    return float(confidence)
 
 
 def score(
@@ -389,55 +491,205 @@ def score(
     references: Sequence[Any],
     variant: str | None = None,
     params: Mapping[str, Any] | None = None,
+    confidence: float | None = None,
 ) -> tuple[dict[str, float | str], list[dict[str, Any]], str]:
     """Check the limits, the variant and the parameters, then call ``spec.score_fn``.
 
-    Every problem with the input is raised as ``gr.Error``; non-finite headline numbers are
-    returned as strings (``"inf"``) so that the result stays valid JSON.
+    Every problem with the input, and any error of the metric, is raised as ``gr.Error``
+    with the message only; the metric's ``UserWarning``s become ``gr.Warning`` toasts.
+    Non-finite headline numbers are returned as strings (``"inf"``) so that the result stays
+    valid JSON.
     """
     if isinstance(predictions, (str, bytes, Mapping)) or isinstance(references, (str, bytes, Mapping)):
-        raise _fail("`predictions` and `references` must be lists (one entry per sample).")
+        raise fail("`predictions` and `references` must be lists (one entry per sample).")
     predictions, references = list(predictions), list(references)
     _check_limits(predictions, references)
     if spec.variants:
         variant = variant or spec.default_variant
         if variant not in spec.variants:
-            raise _fail(f"Unknown variant {variant!r:.60}; choose one of {', '.join(spec.variants)}.")
+            raise fail(f"Unknown variant {variant!r:.60}; choose one of {', '.join(spec.variants)}.")
     else:
         variant = None
+    if params is not None and not isinstance(params, Mapping):
+        raise fail("`params` must be an object mapping parameter names to values.")
     given = dict(params or {})
     unknown = sorted(set(given) - {p.name for p in spec.params})
     if unknown:
-        raise _fail(f"Unknown parameter(s) {unknown}; allowed: {[p.name for p in spec.params]}.")
-    kwargs = {}
+        raise fail(f"Unknown parameter(s) {unknown}; allowed: {[p.name for p in spec.params]}.")
+    level = _check_confidence(spec, confidence)
+    kwargs: dict[str, Any] = {} if level is None else {"confidence": level}
     try:
         for p in spec.params:
             if p.applies_to(variant):
                 kwargs[p.name] = p.check(given.get(p.name, p.default_for(variant)))
-        headline, rows, signature = spec.score_fn(predictions, references, variant, **kwargs)
     except (TypeError, ValueError) as err:
-        raise _fail(str(err)) from None
+        raise fail(str(err)) from None
+    headline, rows, signature = run_metric(spec.name, spec.score_fn, predictions, references, variant, **kwargs)
     return {k: _finite(v) for k, v in headline.items()}, list(rows), signature
 
 
-def _headline_markdown(headline: Mapping[str, Any], n: int) -> str:
-    cells = [f"**{k}**: {v:.4f}" if isinstance(v, float) else f"**{k}**: {v}" for k, v in headline.items()]
-    return "### " + " · ".join(cells) + f"\n\n{n:,} sample{'s' if n != 1 else ''}"
+def guarded(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate an event handler so that any error that is not already a ``gr.Error`` shows
+    as one with its message (Gradio would show a bare "Error" and log a stack trace)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except gr.Error:
+                raise
+            except Exception as err:
+                raise fail(f"{name}: unexpected {type(err).__name__}: {err}") from None
+
+        return wrapper
+
+    return decorate
 
 
-def _bin_labels(score_range: tuple[float, float]) -> list[str]:
-    lo, hi = score_range
-    width = (hi - lo) / _HIST_BINS
-    return [f"{lo + i * width:.4g}–{lo + (i + 1) * width:.4g}" for i in range(_HIST_BINS)]
+def run_metric(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` with every error turned into a ``gr.Error`` carrying only its
+    message, and the ``UserWarning``s it raises shown as ``gr.Warning`` toasts."""
+    try:
+        # one scoring at a time: the work is CPU-bound anyway, and catch_warnings is global state
+        with _SCORE_LOCK, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UserWarning)
+            out = fn(*args, **kwargs)
+    except gr.Error:
+        raise
+    except (TypeError, ValueError, LookupError, ImportError) as err:
+        raise fail(str(err)) from None
+    except Exception as err:  # a bug must not show a stack trace (or an empty error) in the page
+        raise fail(f"{name}: unexpected {type(err).__name__}: {err}") from None
+    for w in caught:
+        if issubclass(w.category, UserWarning):
+            gr.Warning(html.escape(str(w.message), quote=False))
+    return out
 
 
-def _histogram(scores: list[float], score_range: tuple[float, float]) -> pd.DataFrame:
+def _fmt(value: Any) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _intervals(headline: Mapping[str, Any]) -> list[tuple[str, Any, tuple[float, float] | None]]:
+    """``(key, value, (low, high) or None)`` for each headline number, its interval attached."""
+    out = []
+    for key, value in headline.items():
+        for suffix in (_CI_LOW, _CI_HIGH):
+            if key.endswith(suffix) and key[: -len(suffix)] in headline:
+                break
+        else:
+            low, high = headline.get(key + _CI_LOW), headline.get(key + _CI_HIGH)
+            both = isinstance(low, float) and isinstance(high, float)
+            out.append((key, value, (low, high) if both else None))
+    return out
+
+
+def headline_html(headline: Mapping[str, Any], n: int, level: float | None) -> str:
+    esc = html.escape
+    cells = []
+    for key, value, ci in _intervals(headline):
+        text = _fmt(value) + (f" [{_fmt(ci[0])}, {_fmt(ci[1])}]" if ci else "")
+        data = f'data-key="{esc(key)}" data-value="{esc(repr(value))}"'
+        if ci:
+            data += f' data-ci-low="{ci[0]!r}" data-ci-high="{ci[1]!r}"'
+        cells.append(
+            f'<div class="mc-stat" {data}><div class="mc-label">{esc(key)}</div>'
+            f'<div class="mc-value">{esc(text)}</div></div>'
+        )
+    note = f"{n:,} sample{'s' if n != 1 else ''}"
+    if level is not None and any(ci for _, _, ci in _intervals(headline)):
+        note += f" · [low, high]: {level:.0%} bootstrap interval (resampling the samples)"
+    return f'<div class="mc-headline">{"".join(cells)}</div><p class="mc-note">{note}</p>'
+
+
+HEADLINE_CSS = """
+.mc-headline { display: flex; flex-wrap: wrap; gap: 10px; margin-top: 4px; }
+.mc-stat { border: 1px solid var(--border-color-primary); border-radius: 8px; padding: 8px 14px; min-width: 110px; }
+.mc-label { font-size: 0.85em; opacity: 0.75; }
+.mc-value { font-size: 1.45em; font-weight: 600; font-variant-numeric: tabular-nums; }
+.mc-note { font-size: 0.85em; opacity: 0.75; margin: 6px 0 0; }
+"""
+
+
+def _bin_counts(scores: Sequence[float], score_range: tuple[float, float]) -> list[int]:
     """Counts in ten equal bins over ``score_range``; scores outside go to the end bins."""
     lo, hi = score_range
     counts = [0] * _HIST_BINS
     for s in scores:
         counts[min(max(int((s - lo) / (hi - lo) * _HIST_BINS), 0), _HIST_BINS - 1)] += 1
-    return pd.DataFrame({"score": _bin_labels(score_range), "samples": counts})
+    return counts
+
+
+def _histogram_svg(
+    scores: Sequence[float],
+    score_range: tuple[float, float],
+    marker: tuple[str, float, tuple[float, float] | None] | None = None,
+) -> str:
+    """The score histogram as inline SVG; ``marker`` = (label, headline value, interval or
+    None) is drawn as a dashed line over a band (no plotting library, nothing fetched)."""
+    lo, hi = score_range
+    counts = _bin_counts(scores, score_range)
+    width, height, left, right, top, bottom = 640, 236, 40, 18, 34, 40
+    pw, ph = width - left - right, height - top - bottom
+    tallest = max(counts) or 1
+    bw = pw / _HIST_BINS
+
+    def x(v: float) -> float:
+        return left + (min(max(v, lo), hi) - lo) / (hi - lo) * pw
+
+    esc = html.escape
+    out = [
+        f'<svg class="mc-hist" viewBox="0 0 {width} {height}" width="100%" style="max-width:{width}px" '
+        f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Score histogram" '
+        f'data-counts="{",".join(map(str, counts))}" font-family="ui-sans-serif, system-ui, sans-serif" '
+        f'font-size="11" fill="currentColor">',
+        f'<text x="{left}" y="14" font-size="13" font-weight="600">Score histogram ({len(scores):,} samples)</text>',
+    ]
+    if marker is not None and marker[2] is not None:
+        c_lo, c_hi = marker[2]
+        out.append(
+            f'<rect class="mc-ci" x="{x(c_lo):.1f}" y="{top}" width="{max(x(c_hi) - x(c_lo), 1.5):.1f}" '
+            f'height="{ph}" fill="#f97316" fill-opacity="0.22" data-low="{c_lo!r}" data-high="{c_hi!r}"/>'
+        )
+    for i, c in enumerate(counts):
+        h = c / tallest * ph
+        x0 = left + i * bw
+        edge_lo, edge_hi = lo + i * (hi - lo) / _HIST_BINS, lo + (i + 1) * (hi - lo) / _HIST_BINS
+        out.append(
+            f'<rect x="{x0 + 1.5:.1f}" y="{top + ph - h:.1f}" width="{bw - 3:.1f}" height="{h:.1f}" '
+            f'fill="#6366f1" fill-opacity="0.85"><title>{edge_lo:.4g}–{edge_hi:.4g}: {c}</title></rect>'
+        )
+        if c:  # inside the bar when it fits, so the marker's label above the plot stays clear
+            inside = h >= 16
+            y = top + ph - h + (12 if inside else -3)
+            fill = ' fill="white"' if inside else ""
+            out.append(f'<text x="{x0 + bw / 2:.1f}" y="{y:.1f}" text-anchor="middle"{fill}>{c}</text>')
+    out.append(f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="currentColor" stroke-opacity="0.5"/>')
+    for i in range(_HIST_BINS + 1):
+        tx = left + i * bw
+        out.append(f'<text x="{tx:.1f}" y="{top + ph + 14}" text-anchor="middle">{lo + i * (hi - lo) / _HIST_BINS:.4g}</text>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle" opacity="0.75">per-sample score</text>')
+    if marker is not None:
+        label, value, ci = marker
+        mx = x(value)
+        text = f"{label} {_fmt(value)}" + (f" [{_fmt(ci[0])}, {_fmt(ci[1])}]" if ci else "")
+        anchor = "start" if mx < left + pw * 0.2 else "end" if mx > left + pw * 0.8 else "middle"
+        out.append(
+            f'<line class="mc-mean" x1="{mx:.1f}" y1="{top - 4}" x2="{mx:.1f}" y2="{top + ph}" stroke="#ea580c" '
+            f'stroke-width="2" stroke-dasharray="5 3" data-value="{value!r}"/>'
+            f'<text x="{mx:.1f}" y="{top - 8}" text-anchor="{anchor}" fill="#ea580c" font-weight="600">{esc(text)}</text>'
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _marker(spec: SpaceSpec, headline: Mapping[str, Any]) -> tuple[str, float, tuple[float, float] | None] | None:
+    entries = {key: (value, ci) for key, value, ci in _intervals(headline)}
+    for key in spec.plotted or tuple(entries)[:1]:
+        if key in entries and isinstance(entries[key][0], float):
+            return key, entries[key][0], entries[key][1]
+    return None
 
 
 def _table_value(rows: list[dict[str, Any]]) -> pd.DataFrame:
@@ -453,7 +705,8 @@ def _input_help(spec: SpaceSpec) -> str:
     text = (
         f"**Input.** One row per sample: `prediction` and `references`. References as a JSON "
         f'list (`["a", "b"]`) give several gold answers; other text is one answer (`[""]` is an '
-        f"empty gold). JSONL: one `{{\"prediction\": ..., \"references\": ...}}` per line. "
+        f"empty gold). JSONL: one `{{\"prediction\": ..., \"references\": ...}}` per line; a CSV "
+        f"file has the columns `prediction` and `references`. "
         f"Limits: {MAX_ROWS:,} rows, {MAX_CHARS:,} characters per string."
     )
     if spec.structured_variants:
@@ -475,141 +728,235 @@ def _example_inputs(spec: SpaceSpec, ex: Example) -> list[Any]:
     return [v or "", "table", cells, *(ex.params.get(p.name, p.default_for(v)) for p in spec.params)]
 
 
-def build_app(spec: SpaceSpec) -> gr.Blocks:
-    """The Space for ``spec``: UI plus the ``/compute`` API endpoint.
+@dataclass(frozen=True)
+class Rendered:
+    """The scoring event of a rendered Space, to run it on page load or on a tab switch."""
 
-    The page opens with the first worked example loaded and scored.
-    """
+    fn: Callable[..., Any]
+    inputs: list[Any]
+    outputs: list[Any]
+
+
+def render(spec: SpaceSpec, *, api_prefix: str = "") -> Rendered:
+    """Lay out the Space for ``spec`` inside the current ``gr.Blocks`` (or tab) and wire its
+    events; the API endpoints are ``/<api_prefix>compute`` and ``/<api_prefix>compute_ui``."""
     examples = [_example_inputs(spec, ex) for ex in spec.examples]
     first_variant, _, first_cells, *first_params = examples[0] if examples else (
         spec.default_variant or "", "table", [["", ""]] * 3,
         *(p.default_for(spec.default_variant) for p in spec.params),
     )
-    with gr.Blocks(title=spec.title, analytics_enabled=False) as demo:
-        gr.Markdown(f"# {spec.title}\n\n{spec.description}")
-        with gr.Row():
-            variant = gr.Dropdown(
-                list(spec.variants) or [""],
-                value=first_variant,
-                label="Variant",
-                visible=bool(spec.variants),
-            )
-            controls = [
-                p.component(val, visible=p.applies_to(first_variant or None))
-                for p, val in zip(spec.params, first_params)
-            ]
+    gr.Markdown(f"# {spec.title}\n\n{spec.description}")
+    with gr.Row():
+        variant = gr.Dropdown(
+            list(spec.variants) or [""],
+            value=first_variant,
+            label="Variant",
+            visible=bool(spec.variants),
+        )
+        controls = [
+            p.component(val, visible=p.applies_to(first_variant or None))
+            for p, val in zip(spec.params, first_params)
+        ]
+        interval = gr.Checkbox(
+            value=False,
+            label=f"{CONFIDENCE:.0%} bootstrap interval",
+            info="resample the samples: an interval for each headline number",
+            visible=spec.confidence,
+        )
 
-        gr.Markdown(_input_help(spec))
-        source = gr.Radio(list(_SOURCES), value="table", label="Input from")
-        table = gr.Dataframe(
-            value=first_cells,
-            headers=["prediction", "references"],
-            datatype=["str", "str"],
-            column_count=2,
-            type="array",
-            interactive=True,
-            wrap=True,
-            label="Samples (editable; add rows at the bottom)",
-        )
-        jsonl = gr.Code(
-            value='{"prediction": "...", "references": ["...", "..."]}\n',
-            language="json",
-            label="JSONL (one object per line)",
-            visible=False,
-        )
-        upload = gr.File(file_types=[".jsonl", ".json", ".csv"], label="JSONL or CSV file", visible=False)
-        source.change(
-            lambda s: [gr.update(visible=s == name) for name in _SOURCES],
-            source,
-            [table, jsonl, upload],
+    examples_slot = gr.Column()
+    gr.Markdown(_input_help(spec))
+    source = gr.Radio(list(_SOURCES), value="table", label="Input from")
+    table = gr.Dataframe(
+        value=first_cells,
+        headers=["prediction", "references"],
+        datatype=["str", "str"],
+        column_count=2,
+        type="array",
+        interactive=True,
+        wrap=True,
+        label="Samples (editable; add rows at the bottom)",
+        elem_classes=["mc-input-table"],
+    )
+    jsonl = gr.Code(
+        value='{"prediction": "...", "references": ["...", "..."]}\n',
+        language="json",
+        label="JSONL (one object per line)",
+        visible=False,
+        elem_classes=["mc-jsonl"],
+    )
+    upload = gr.File(
+        file_types=[".jsonl", ".json", ".csv"], label="JSONL or CSV file", visible=False, elem_classes=["mc-upload"]
+    )
+    source.change(
+        lambda s: [gr.update(visible=s == name) for name in _SOURCES],
+        source,
+        [table, jsonl, upload],
+        api_visibility="private",
+    )
+    if spec.variants and any(p.variants for p in spec.params):
+        variant.change(
+            lambda v: [gr.update(visible=p.applies_to(v)) for p in spec.params],
+            variant,
+            controls,
             api_visibility="private",
         )
-        if spec.variants and any(p.variants for p in spec.params):
-            variant.change(
-                lambda v: [gr.update(visible=p.applies_to(v)) for p in spec.params],
-                variant,
-                controls,
-                api_visibility="private",
-            )
-        reset = [(p, c) for p, c in zip(spec.params, controls) if p.variant_defaults]
-        if spec.variants and reset:
-            # `.input`, not `.change`: loading an example sets the variant and its own values
-            variant.input(
-                lambda v: [gr.update(value=p.default_for(v)) for p, _ in reset],
-                variant,
-                [c for _, c in reset],
-                api_visibility="private",
-            )
-        examples_slot = gr.Column()
-        button = gr.Button("Compute", variant="primary")
-        headline = gr.Markdown()
-        per_sample = gr.Dataframe(label="Per sample", interactive=False, wrap=True, max_height=420)
-        # The bin order is fixed here: a `sort` sent with each update stops the plot redrawing.
-        histogram = gr.BarPlot(
-            x="score", y="samples", title="Score histogram", height=260, x_label_angle=-30,
-            sort=_bin_labels(spec.score_range),
+    reset = [(p, c) for p, c in zip(spec.params, controls) if p.variant_defaults]
+    if spec.variants and reset:
+        # `.input`, not `.change`: loading an example sets the variant and its own values
+        variant.input(
+            lambda v: [gr.update(value=p.default_for(v)) for p, _ in reset],
+            variant,
+            [c for _, c in reset],
+            api_visibility="private",
         )
-        signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"])
+    button = gr.Button("Compute", variant="primary", elem_classes=["mc-compute"])
+    headline = gr.HTML(css_template=HEADLINE_CSS, js_on_load=None, elem_classes=["mc-headline-box"])
+    per_sample = gr.Dataframe(
+        label="Per sample (sort or filter from a column header's ⋮ menu)",
+        interactive=False,
+        wrap=True,
+        max_height=420,
+        show_search="search",
+        elem_classes=["mc-per-sample"],
+    )
+    histogram = gr.HTML(js_on_load=None, elem_classes=["mc-histogram"])
+    signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"], elem_classes=["mc-signature"])
 
-        def run_ui(variant_value, source_value, table_value, jsonl_value, file_value, *values):
-            v = variant_value if spec.variants else None
-            structured = v in spec.structured_variants
-            if source_value == "JSONL":
-                preds, refs = _jsonl_columns(jsonl_value or "", "JSONL")
-            elif source_value == "file":
-                preds, refs = _file_columns(file_value, structured)
-            else:
-                preds, refs = _rows_to_columns(_table_rows(table_value), structured, "table")
-            params = {p.name: val for p, val in zip(spec.params, values) if p.applies_to(v)}
-            head, rows, sig = score(spec, preds, refs, v, params)
-            key = spec.score_column
-            scores = [float(r[key]) for r in rows if isinstance(r.get(key), (int, float))]
-            return _headline_markdown(head, len(rows)), _table_value(rows), _histogram(scores, spec.score_range), sig
+    @guarded(spec.name)
+    def run_ui(variant_value, source_value, table_value, jsonl_value, file_value, interval_value, *values):
+        v = variant_value if spec.variants else None
+        structured = v in spec.structured_variants
+        if source_value == "JSONL":
+            preds, refs = _jsonl_columns(jsonl_value or "", "JSONL")
+        elif source_value == "file":
+            preds, refs = _file_columns(file_value, structured)
+        else:
+            preds, refs = _rows_to_columns(_table_rows(table_value), structured, "table")
+        params = {p.name: val for p, val in zip(spec.params, values) if p.applies_to(v)}
+        level = CONFIDENCE if interval_value and spec.confidence else None
+        head, rows, sig = score(spec, preds, refs, v, params, level)
+        key = spec.score_column
+        scores = [float(r[key]) for r in rows if isinstance(r.get(key), (int, float))]
+        return (
+            headline_html(head, len(rows), level),
+            _table_value(rows),
+            _histogram_svg(scores, spec.score_range, _marker(spec, head)),
+            sig,
+        )
 
-        def run_example(variant_value, source_value, table_value, *values):
-            return run_ui(variant_value, "table", table_value, "", None, *values)
-
-        ui_inputs = [variant, source, table, jsonl, upload, *controls]
-        ui_outputs = [headline, per_sample, histogram, signature]
-        button.click(run_ui, ui_inputs, ui_outputs, api_name="compute_ui", api_visibility="undocumented")
-        if examples:
-            with examples_slot:
-                gr.Examples(
-                    examples,
-                    inputs=[variant, source, table, *controls],
-                    outputs=ui_outputs,
-                    fn=run_example,
-                    run_on_click=True,
-                    cache_examples=False,
-                    example_labels=[ex.label for ex in spec.examples],
-                    label="Worked examples (one click loads and scores)",
-                    examples_per_page=20,
-                )
-            demo.load(run_ui, ui_inputs, ui_outputs, api_visibility="private")
-
-        def compute(
-            predictions: list, references: list, variant: str = "", params: dict | None = None
-        ) -> dict:
-            """Score `predictions` against `references` (one entry each per sample).
-
-            Tuples of alternatives are written {"__tuple__": [...]}. Returns
-            {"headline": {...}, "rows": [{...}, ...], "signature": "..."}.
-            """
-            head, rows, sig = score(
-                spec, _untag(predictions), _untag(references), variant or None, params
+    ui_inputs = [variant, source, table, jsonl, upload, interval, *controls]
+    ui_outputs = [headline, per_sample, histogram, signature]
+    button.click(
+        run_ui, ui_inputs, ui_outputs, api_name=f"{api_prefix}compute_ui", api_visibility="undocumented"
+    )
+    interval.input(run_ui, ui_inputs, ui_outputs, api_visibility="private")
+    if examples:
+        with examples_slot:
+            loaded = gr.Examples(
+                examples,
+                inputs=[variant, source, table, *controls],
+                cache_examples=False,
+                example_labels=[ex.label for ex in spec.examples],
+                label="Worked examples from the metric card (one click loads and scores)",
+                examples_per_page=20,
+                api_visibility="private",
             )
-            return {"headline": head, "rows": rows, "signature": sig}
+        loaded.load_input_event.then(run_ui, ui_inputs, ui_outputs, api_visibility="private")
 
-        gr.api(compute, api_name="compute")
+    @guarded(spec.name)
+    def compute(
+        predictions: list,
+        references: list,
+        variant: str = "",
+        params: dict | None = None,
+        confidence: float = 0.0,
+    ) -> dict:
+        """Score `predictions` against `references` (one entry each per sample).
 
-        gr.Markdown("---")
-        gr.Markdown(spec.card(), latex_delimiters=[{"left": "$$", "right": "$$", "display": True}])
+        Tuples of alternatives are written {"__tuple__": [...]}. `confidence` (e.g. 0.95)
+        adds `<headline>_ci_low`/`_ci_high` where the Space offers intervals. Returns
+        {"headline": {...}, "rows": [{...}, ...], "signature": "..."}.
+        """
+        head, rows, sig = score(
+            spec, _untag(predictions), _untag(references), variant or None, params, confidence or None
+        )
+        return {"headline": head, "rows": rows, "signature": sig}
+
+    gr.api(compute, api_name=f"{api_prefix}compute")
+
+    gr.Markdown("---")
+    gr.Markdown(spec.card(), latex_delimiters=[{"left": "$$", "right": "$$", "display": True}])
+    return Rendered(run_ui, ui_inputs, ui_outputs)
+
+
+def build_app(spec: SpaceSpec) -> gr.Blocks:
+    """The Space for ``spec``: UI plus the ``/compute`` API endpoint; the page opens with
+    the first worked example loaded and scored."""
+    with gr.Blocks(title=spec.title, analytics_enabled=False) as demo:
+        rendered = render(spec)
+        if spec.examples:
+            demo.load(rendered.fn, rendered.inputs, rendered.outputs, api_visibility="private")
     return demo
 
 
-def launch(spec_or_app: SpaceSpec | gr.Blocks, **kwargs: Any) -> None:
-    """Serve on ``GRADIO_SERVER_NAME``:``GRADIO_SERVER_PORT`` (default 127.0.0.1:7860), no share link."""
-    demo = build_app(spec_or_app) if isinstance(spec_or_app, SpaceSpec) else spec_or_app
+@dataclass(frozen=True)
+class CustomSpace:
+    """A Space that lays itself out: ``render(api_prefix)`` builds its components inside the
+    current Blocks (API endpoints under ``/<api_prefix>...``) and returns the event to run
+    when the page or its tab opens, or ``None``. For metrics whose input is not one
+    prediction/reference pair per sample (the challenge score); :func:`build_custom_app`
+    and :func:`build_index` serve it like a :class:`SpaceSpec`."""
+
+    name: str
+    title: str
+    render: Callable[[str], Rendered | None]
+    label: str = ""
+
+
+def build_custom_app(space: CustomSpace) -> gr.Blocks:
+    with gr.Blocks(title=space.title, analytics_enabled=False) as demo:
+        rendered = space.render("")
+        if rendered is not None:
+            demo.load(rendered.fn, rendered.inputs, rendered.outputs, api_visibility="private")
+    return demo
+
+
+def build_index(specs: Sequence[SpaceSpec | CustomSpace], *, title: str, intro: str) -> gr.Blocks:
+    """One app with a tab per Space (the index Space). Each tab is the metric's own app,
+    with its API under ``/<name>_compute``; a tab scores its first example when first shown."""
+    if not specs:
+        raise ValueError("build_index: no Space to show")
+    with gr.Blocks(title=title, analytics_enabled=False) as demo:
+        gr.Markdown(intro)
+        with gr.Tabs():
+            for i, spec in enumerate(specs):
+                with gr.Tab(spec.label or spec.name, id=spec.name) as tab:
+                    if isinstance(spec, SpaceSpec):
+                        rendered: Rendered | None = render(spec, api_prefix=f"{spec.name}_")
+                        rendered = rendered if spec.examples else None  # nothing to score on opening
+                    else:
+                        rendered = spec.render(f"{spec.name}_")
+                if rendered is not None:
+                    event = demo.load if i == 0 else tab.select
+                    event(rendered.fn, rendered.inputs, rendered.outputs, api_visibility="private")
+    return demo
+
+
+def system_theme() -> Any:
+    """Gradio's default theme on system fonts (the default fetches Google Fonts from the browser)."""
+    return gr.themes.Default(font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
+
+
+def launch(spec_or_app: SpaceSpec | CustomSpace | gr.Blocks, **kwargs: Any) -> Any:
+    """Serve on ``GRADIO_SERVER_NAME``:``GRADIO_SERVER_PORT`` (default 127.0.0.1:7860), no
+    share link, no analytics, no MCP server, system fonts (nothing fetched by the page)."""
+    if isinstance(spec_or_app, SpaceSpec):
+        demo = build_app(spec_or_app)
+    elif isinstance(spec_or_app, CustomSpace):
+        demo = build_custom_app(spec_or_app)
+    else:
+        demo = spec_or_app
     options: dict[str, Any] = {
         "server_name": os.environ.get("GRADIO_SERVER_NAME") or "127.0.0.1",
         "server_port": int(os.environ.get("GRADIO_SERVER_PORT") or 7860),
@@ -618,11 +965,7 @@ def launch(spec_or_app: SpaceSpec | gr.Blocks, **kwargs: Any) -> None:
         "mcp_server": False,
         "max_file_size": MAX_UPLOAD_BYTES,
         "footer_links": ["api"],
-        # System fonts: the default theme would fetch Google Fonts from the browser.
-        "theme": gr.themes.Default(
-            font=["ui-sans-serif", "system-ui", "sans-serif"],
-            font_mono=["ui-monospace", "monospace"],
-        ),
+        "theme": system_theme(),
     }
     options.update(kwargs)
-    demo.queue(default_concurrency_limit=4).launch(**options)
+    return demo.queue(default_concurrency_limit=4).launch(**options)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from metricore import (
     compute_question_level,
     compute_token_f1,
 )
+from metricore.headlines import confidence_intervals
 
 gradio_client = pytest.importorskip("gradio_client")
 from gradio_client.exceptions import AppError  # noqa: E402
@@ -37,6 +39,7 @@ pytestmark = pytest.mark.space
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
+CHALLENGE = (ROOT / "spaces" / "challenge_score" / "app.py").is_file()
 START_TIMEOUT = 90.0  # five servers import gradio at once on a small machine
 HOST = "127.0.0.1"
 
@@ -83,7 +86,7 @@ def servers():
     logs = Path(tempfile.mkdtemp(prefix="metricore-spaces-"))
     procs: dict[str, tuple[subprocess.Popen, str, Path]] = {}
     try:
-        for name in APPS:
+        for name in APPS + (("challenge_score",) if CHALLENGE else ()):
             port = _free_port()
             log = logs / f"{name}.log"
             with open(log, "wb") as out:
@@ -110,9 +113,14 @@ def servers():
                 proc.wait()
 
 
-def _compute(client, predictions, references, variant="", params=None):
+def _counts(histogram_svg: str) -> list[int]:
+    return [int(c) for c in re.search(r'data-counts="([0-9,]*)"', histogram_svg).group(1).split(",")]
+
+
+def _compute(client, predictions, references, variant="", params=None, confidence=0.0):
     return client.predict(
-        predictions=predictions, references=references, variant=variant, params=params or {}, api_name="/compute"
+        predictions=predictions, references=references, variant=variant, params=params or {},
+        confidence=confidence, api_name="/compute",
     )
 
 
@@ -155,18 +163,19 @@ def test_anls_ui_endpoint_reads_table_and_jsonl(servers):
         "data": [["CocaCola", '["Coca Cola", "Coca Cola Company"]'], ["", ""], ["Hello Wrld", "Hello World"]],
     }
     headline, per_sample, histogram, signature = client.predict(
-        "docvqa", "table", table, "", None, 0.5, api_name="/compute_ui"
+        "docvqa", "table", table, "", None, False, 0.5, api_name="/compute_ui"
     )
     core = compute_anls(["CocaCola", "Hello Wrld"], [["Coca Cola", "Coca Cola Company"], "Hello World"])
     assert f"{core.anls:.4f}" in headline
     assert [row[1] for row in per_sample["data"]] == ["CocaCola", "Hello Wrld"]
-    assert sum(count for _, count in histogram["data"]) == 2 and histogram["data"][8:] == [["0.8–0.9", 1], ["0.9–1", 1]]
+    assert _counts(histogram) == [0] * 8 + [1, 1]
+    assert f'data-value="{core.anls!r}"' in histogram  # the headline drawn on the histogram
     assert signature == core.signature
     jsonl = '{"prediction": "x", "references": {"__tuple__": ["x", "y"]}}\n\n{"prediction": null, "references": null}'
-    headline, *_ = client.predict("anls_star", "JSONL", table, jsonl, None, 0.5, api_name="/compute_ui")
+    headline, *_ = client.predict("anls_star", "JSONL", table, jsonl, None, False, 0.5, api_name="/compute_ui")
     assert "1.0000" in headline
     with pytest.raises(AppError, match="line 1: not valid JSON"):
-        client.predict("docvqa", "JSONL", table, '{"prediction": "a"', None, 0.5, api_name="/compute_ui")
+        client.predict("docvqa", "JSONL", table, '{"prediction": "a"', None, False, 0.5, api_name="/compute_ui")
 
 
 def test_anls_errors_are_messages(servers):
@@ -280,10 +289,10 @@ def test_token_f1_ui_histogram_on_the_0_100_scale(servers):
     table = {"headers": ["prediction", "references"],
              "data": [["the big cat sat", '["a cat sat down"]'], ["Normans", "The Normans"]]}
     headline, per_sample, histogram, signature = servers["token_f1"].predict(
-        "squad", "table", table, "", None, "en", 1.0, "squad", api_name="/compute_ui"
+        "squad", "table", table, "", None, False, "en", 1.0, "squad", api_name="/compute_ui"
     )
     assert f"{compute_token_f1(['the big cat sat', 'Normans'], [['a cat sat down'], 'The Normans']).f1:.4f}" in headline
-    assert histogram["data"][6] == ["60–70", 1] and histogram["data"][9] == ["90–100", 1]
+    assert _counts(histogram) == [0] * 6 + [1, 0, 0, 1]
 
 
 def test_token_f1_errors_are_messages(servers):
@@ -322,7 +331,8 @@ def test_meteor_headline_equals_core(servers):
     core = compute_meteor([NLTK_HYP], [NLTK_REF], alpha=0.5, beta=1.0, gamma=0.0, synonyms="none")
     assert out["headline"] == {"METEOR": core.meteor} and out["signature"] == core.signature
     rows = _compute(client, ["A dog runs in the park."], [["a hound is running in a park", "dogs run"]])["rows"]
-    assert rows == [{"prediction": "A dog runs in the park.", "best reference": "dogs run  (#2 of 2)", "score": 0.75}]
+    assert rows == [{"prediction": "A dog runs in the park.", "best reference": "dogs run  (#2 of 2)", "score": 0.75,
+                     "why": "stem: dog→dogs, runs→run | unmatched: a, in, the, park, . | 1 chunk"}]
 
 
 def test_meteor_errors_are_messages(servers):
@@ -391,3 +401,107 @@ def test_examples_load_into_the_table_losslessly(name):
         )
         lo, hi = spec.score_range
         assert len(rows) == len(ex.predictions) and all(lo <= r[spec.score_column] <= hi for r in rows), ex.label
+
+
+# ----------------------------------------------------------------------------- intervals, errors, rendering
+
+
+def test_bootstrap_interval_through_the_api(servers):
+    preds, refs = ["kitten", "abc", "Хор", "ab", "x"], ["sitting", "abd", "хор", "ba", "x"]
+    out = _compute(servers["one_minus_ned"], preds, refs, "", {}, 0.9)
+    cis = confidence_intervals(compute_one_minus_ned(preds, refs), confidence=0.9)
+    assert out["headline"]["1-NED_ci_low"] == cis["one_minus_ned"].low
+    assert out["headline"]["1-NED_ci_high"] == cis["one_minus_ned"].high
+    assert (out["headline"]["CER_ci_low"], out["headline"]["CER_ci_high"]) == (cis["cer"].low, cis["cer"].high)
+    assert "1-NED_ci_low" not in _compute(servers["one_minus_ned"], preds, refs)["headline"]  # opt-in
+    with pytest.raises(AppError, match=r"`confidence` must be a level in \(0, 1\)"):
+        _compute(servers["anls"], ["a"], ["a"], "docvqa", {}, 1.5)
+
+
+def _toy_spec(score_fn, **kwargs):
+    from metricore_hf import space
+
+    return space.SpaceSpec(name="toy", title="Toy", description="", score_fn=score_fn, **kwargs)
+
+
+def test_any_error_of_the_metric_is_a_message():
+    import gradio as gr
+
+    from metricore_hf import space
+
+    def boom(predictions, references, variant):
+        raise RuntimeError("boom")
+
+    with pytest.raises(gr.Error, match="toy: unexpected RuntimeError: boom") as info:
+        space.score(_toy_spec(boom), ["a"], ["a"])
+    assert info.value.message and "Traceback" not in info.value.message
+
+    def missing_data(predictions, references, variant):
+        raise LookupError("WordNet is not installed: run scripts/setup")
+
+    with pytest.raises(gr.Error, match="WordNet is not installed"):
+        space.score(_toy_spec(missing_data), ["a"], ["a"])
+    with pytest.raises(gr.Error, match="offers no confidence interval"):
+        space.score(_toy_spec(lambda p, r, v: ({"x": 1.0}, [], "")), ["a"], ["a"], confidence=0.95)
+
+    @space.guarded("toy")
+    def handler(rows: list) -> dict:
+        return {"first": rows[0]}
+
+    with pytest.raises(gr.Error, match=r"toy: unexpected IndexError: list index out of range"):
+        handler([])
+    assert handler([1]) == {"first": 1}
+
+
+def test_headline_and_histogram_show_the_interval():
+    from metricore_hf import space
+
+    head = {"ANLS": 0.734, "ANLS_ci_low": 0.712, "ANLS_ci_high": 0.755, "CER": "inf"}
+    page = space.headline_html(head, 3, 0.95)
+    assert "0.7340 [0.7120, 0.7550]" in page and 'data-ci-low="0.712"' in page
+    assert 'data-key="ANLS_ci_low"' not in page and ">inf<" in page and "95% bootstrap interval" in page
+    spec = _toy_spec(lambda p, r, v: ({}, [], ""), confidence=True)
+    svg = space._histogram_svg([0.0, 0.55, 1.0, 2.0], (0.0, 1.0), space._marker(spec, head))
+    assert 'data-counts="1,0,0,0,0,1,0,0,0,2"' in svg  # out-of-range scores go to the end bins
+    assert 'class="mc-ci"' in svg and 'data-low="0.712" data-high="0.755"' in svg and 'data-value="0.734"' in svg
+    assert 'class="mc-ci"' not in space._histogram_svg([0.5], (0.0, 1.0), space._marker(spec, {"ANLS": 0.5}))
+
+
+def test_index_and_bundled_card_lookup(tmp_path):
+    from metricore_hf import space
+
+    specs = [space.load_spec(ROOT / "spaces" / n / "app.py") for n in ("anls", "one_minus_ned")]
+    demo = space.build_index(specs, title="t", intro="i")
+    assert {"anls_compute", "one_minus_ned_compute"} <= {d.api_name for d in demo.fns.values()}
+    assert space.metric_card(ROOT / "spaces" / "anls" / "app.py", "anls") == ROOT / "metrics" / "anls" / "README.md"
+    app = tmp_path / "anls" / "app.py"
+    assert space.metric_card(app, "anls") == tmp_path / "anls" / "README.md"
+    with pytest.raises(ValueError, match="no Space"):
+        space.build_index([], title="t", intro="i")
+
+
+@pytest.mark.skipif(not CHALLENGE, reason="no challenge_score Space in this checkout")
+def test_challenge_score_api(servers):
+    from metricore.challenge import (
+        WHOLE_SUBMISSION_EXAMPLE,
+        load_challenge,
+        score_challenge,
+        score_submission,
+    )
+
+    client = servers["challenge_score"]
+    out = client.predict(submission=WHOLE_SUBMISSION_EXAMPLE, missing="error", api_name="/compute")
+    core = score_submission(**WHOLE_SUBMISSION_EXAMPLE)
+    assert out["integral"] == core.integral and out["signature"] == core.signature
+    assert out["eligibility"] == core.eligibility and out["scores"] == core.scores
+    partial = {"TextQA": 0.5, "Hidden1": 1.0}
+    out = client.predict(submission=partial, missing="zero", api_name="/compute")
+    assert out["integral"] == score_challenge(partial, missing="zero").integral
+    with pytest.raises(AppError, match="missing task"):
+        client.predict(submission=partial, missing="error", api_name="/compute")
+    with pytest.raises(AppError, match="2,000 characters per string"):
+        client.predict(submission={"TRitW": {"predictions": ["x" * 2001], "references": [["x"]]}}, api_name="/compute")
+    with pytest.raises(AppError, match="Unknown key"):
+        client.predict(submission={**WHOLE_SUBMISSION_EXAMPLE, "extras": {}}, api_name="/compute")
+    tasks = load_challenge("fbc2").task_names
+    assert client.predict(submission=dict.fromkeys(tasks, 1.0), api_name="/compute")["eligible"] is True

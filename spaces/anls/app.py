@@ -1,12 +1,18 @@
 """Hugging Face Space for ANLS (docvqa, stvqa_paper, anls_star, dude); the UI is metricore_hf.space."""
 
-from pathlib import Path
-
 from metricore import ANLS_VARIANTS, compute_anls
 from metricore.normalize import rrc_normalize
-from metricore_hf.space import Example, Param, SpaceSpec, build_app, display, explain_edits, launch
-
-REPO = Path(__file__).resolve().parents[2]
+from metricore_hf.space import (
+    Example,
+    Param,
+    SpaceSpec,
+    add_intervals,
+    build_app,
+    display,
+    explain_edits,
+    launch,
+    metric_card,
+)
 
 
 def why(pred, gold, score, threshold):
@@ -22,17 +28,18 @@ def why(pred, gold, score, threshold):
     )
 
 
-def score(predictions, references, variant, threshold):
+def score(predictions, references, variant, threshold, confidence=None):
     r = compute_anls(predictions, references, variant=variant, threshold=threshold)
     rows = [
         {"prediction": display(p), "best gold": display(g), "score": s, "why": why(p, g, s, r.threshold)}
         for p, g, s in zip(predictions, r.closest, r.scores)
     ]
-    return {"ANLS": r.anls}, rows, r.signature
+    return add_intervals({"ANLS": r.anls}, r, {"ANLS": "anls"}, confidence), rows, r.signature
 
 
 SPEC = SpaceSpec(
     name="anls",
+    label="ANLS",
     title="ANLS: Average Normalized Levenshtein Similarity",
     description="Document-VQA answer scoring: per question, the normalized Levenshtein similarity to "
     "the closest gold answer, zeroed under the threshold τ, averaged over questions. Variants: "
@@ -57,7 +64,8 @@ SPEC = SpaceSpec(
                 variant="dude"),
     ),
     score_fn=score,
-    card_path=REPO / "metrics" / "anls" / "README.md",
+    confidence=True,
+    card_path=metric_card(__file__, "anls"),
 )
 demo = build_app(SPEC)
 

@@ -1,45 +1,56 @@
 """Hugging Face Space for METEOR (NLTK's, and the FusionBrain Challenge 2.0 captioning and VQA
 variants); the UI is metricore_hf.space."""
 
-from pathlib import Path
-
 from metricore import METEOR_VARIANTS, compute_meteor
-from metricore_hf.space import Example, Param, SpaceSpec, build_app, display, launch
+from metricore.meteor import explain_meteor
+from metricore_hf.space import (
+    Example,
+    Param,
+    SpaceSpec,
+    add_intervals,
+    build_app,
+    display,
+    launch,
+    metric_card,
+)
 
-REPO = Path(__file__).resolve().parents[2]
 SYNONYMS = ("wordnet", "auto", "wiki_ru_wordnet", "none")  # `ruwordnet` needs a database a Space lacks
 NLTK_HYP = "It is a guide to action which ensures that the military always obeys the commands of the party"
 NLTK_REF = "It is a guide to action that ensures that the military will forever heed Party commands"
 
 
-def score(predictions, references, variant, alpha, beta, gamma, synonyms, lemmatize=None):
+def score(predictions, references, variant, alpha, beta, gamma, synonyms, lemmatize=None, confidence=None):
+    options = {"variant": variant, "alpha": alpha, "beta": beta, "gamma": gamma, "synonyms": synonyms,
+               "lemmatize": lemmatize}
     try:
-        r = compute_meteor(
-            predictions, references, variant=variant, alpha=alpha, beta=beta, gamma=gamma,
-            synonyms=synonyms, lemmatize=lemmatize,
-        )
+        r = compute_meteor(predictions, references, **options)
+        why = [explain_meteor(p, refs, **options).describe() for p, refs in zip(predictions, references)]
     except LookupError as err:  # WordNet or a thesaurus is not installed: show how to get it
         raise ValueError(str(err)) from None
     rows = []
-    for p, refs, s, k in zip(predictions, references, r.scores, r.best_reference):
+    for p, refs, s, k, w in zip(predictions, references, r.scores, r.best_reference, why):
         alts = [refs] if isinstance(refs, str) else list(refs)
         rows.append({
             "prediction": display(p),
-            "score": s,
             "best reference": display(alts[k]) + (f"  (#{k + 1} of {len(alts)})" if len(alts) > 1 else ""),
+            "score": s,
+            "why": w,
         })
-    return {"METEOR": r.meteor}, rows, r.signature
+    return add_intervals({"METEOR": r.meteor}, r, {"METEOR": "meteor"}, confidence), rows, r.signature
 
 
 SPEC = SpaceSpec(
     name="meteor",
+    label="METEOR",
     title="METEOR (NLTK) and the FusionBrain Challenge 2.0 variants",
     description="Words of the hypothesis are aligned with a reference in three stages (exact, stem, "
     "synonym); score = (1 − γ (chunks/matches)^β) · P R / (α P + (1 − α) R), the best over the "
     "references, averaged over samples. This is NLTK's METEOR, **not** the METEOR 1.5 jar of COCO "
     "papers (see the card). Variants: "
     + "; ".join(f"`{v.name}`: {v.reference}" for v in METEOR_VARIANTS.values())
-    + ". The per-sample table shows the reference that scored best.",
+    + ". The per-sample table shows the reference that scored best and, under *why*, the alignment "
+    "with it: the hypothesis words matched at each stage (`hyp→ref` when the words differ), the "
+    "unmatched ones and the number of chunks.",
     variants=tuple(METEOR_VARIANTS),
     params=(
         Param("alpha", "slider", 0.9, label="alpha α", info="weight of precision vs recall in Fmean"),
@@ -68,7 +79,8 @@ SPEC = SpaceSpec(
                 [["5"], ["3"], ["3", "two"], ["красная машина"]], variant="fbc2_vqa"),
     ),
     score_fn=score,
-    card_path=REPO / "metrics" / "meteor" / "README.md",
+    confidence=True,
+    card_path=metric_card(__file__, "meteor"),
 )
 demo = build_app(SPEC)
 

@@ -1,15 +1,20 @@
 """Hugging Face Space for 1-NED (ICDAR 2019 scene-text recognition); the UI is metricore_hf.space."""
 
-from pathlib import Path
-
 from metricore import EMPTY_PAIR_POLICIES, compute_one_minus_ned
 from metricore.normalize import Normalizer
-from metricore_hf.space import Example, Param, SpaceSpec, build_app, explain_edits, launch
+from metricore_hf.space import (
+    Example,
+    Param,
+    SpaceSpec,
+    add_intervals,
+    build_app,
+    explain_edits,
+    launch,
+    metric_card,
+)
 
-REPO = Path(__file__).resolve().parents[2]
 
-
-def score(predictions, references, variant, empty_pair, lowercase, nfkc):
+def score(predictions, references, variant, empty_pair, lowercase, nfkc, confidence=None):
     r = compute_one_minus_ned(predictions, references, empty_pair=empty_pair, lowercase=lowercase, nfkc=nfkc)
     norm = Normalizer((("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ()))
     rows = []
@@ -19,11 +24,13 @@ def score(predictions, references, variant, empty_pair, lowercase, nfkc):
         else:
             why = f"both empty → {s:g} (empty_pair={empty_pair})" if p == g else "one side empty → 0 (ICDAR 2019)"
         rows.append({"prediction": p, "best gold": g, "score": s, "distance": d, "why": why})
-    return {"1-NED": r.one_minus_ned, "CER": r.cer}, rows, r.signature
+    headline = {"1-NED": r.one_minus_ned, "CER": r.cer}
+    return add_intervals(headline, r, {"1-NED": "one_minus_ned", "CER": "cer"}, confidence), rows, r.signature
 
 
 SPEC = SpaceSpec(
     name="one_minus_ned",
+    label="1-NED",
     title="1-NED: one minus normalized edit distance",
     description="Scene-text recognition score of ICDAR 2019 ReCTS/ArT as coded in clovaai "
     "deep-text-recognition-benchmark: per item 1 - LD(pred, gold) / max(|pred|, |gold|), 0 when either "
@@ -41,7 +48,8 @@ SPEC = SpaceSpec(
         Example("Full-width digits (NFKC)", ["２０１９年", "ＡＢＣ"], ["2019年", "ABC"], params={"nfkc": True}),
     ),
     score_fn=score,
-    card_path=REPO / "metrics" / "one_minus_ned" / "README.md",
+    confidence=True,
+    card_path=metric_card(__file__, "one_minus_ned"),
 )
 demo = build_app(SPEC)
 

@@ -1,8 +1,7 @@
 """Hugging Face Space for token F1 / exact match (SQuAD v1.1, SQuAD v2.0, MLQA, question-level
 list answers); the UI is metricore_hf.space."""
 
-from collections import Counter
-from pathlib import Path
+import re
 
 from metricore import (
     MLQA_LANGUAGES,
@@ -10,40 +9,23 @@ from metricore import (
     compute_question_level,
     compute_token_f1,
     parse_squad_records,
+    token_scores,
 )
 from metricore.normalize import NORMALIZERS, get_normalizer
-from metricore_hf.space import Example, Param, SpaceSpec, build_app, display, launch
+from metricore.token_f1 import token_overlap
+from metricore_hf.space import (
+    Example,
+    Param,
+    SpaceSpec,
+    add_intervals,
+    build_app,
+    display,
+    launch,
+    metric_card,
+)
 
-REPO = Path(__file__).resolve().parents[2]
+OPTION_LETTER = re.compile("[abcde]")  # the FusionBrain Challenge 2.0 letter rule
 SCALE = 100.0  # headline and per-sample numbers on the scripts' (and HF squad's) 0-100 scale
-MAX_SHOWN = 10  # tokens listed per group in the "why" column
-
-
-def _listing(tokens):
-    more = f" … (+{len(tokens) - MAX_SHOWN})" if len(tokens) > MAX_SHOWN else ""
-    return ", ".join(tokens[:MAX_SHOWN]) + more
-
-
-def overlap(pred_tokens, gold_tokens):
-    """'common: cat, sat | pred only: big | gold only: down' (multiset overlap, in text order)."""
-    left = Counter(gold_tokens)
-    common, pred_only = [], []
-    for tok in pred_tokens:
-        if left[tok] > 0:
-            left[tok] -= 1
-            common.append(tok)
-        else:
-            pred_only.append(tok)
-    shared = Counter(common)
-    gold_only = []
-    for tok in gold_tokens:
-        if shared[tok] > 0:
-            shared[tok] -= 1
-        else:
-            gold_only.append(tok)
-    parts = [f"{name}: {_listing(toks)}" for name, toks in
-             (("common", common), ("pred only", pred_only), ("gold only", gold_only)) if toks]
-    return " | ".join(parts)
 
 
 def token_why(pred, gold, norm, rules, has_answer, forced):
@@ -52,18 +34,29 @@ def token_why(pred, gold, norm, rules, has_answer, forced):
         return f"no_answer_probability {forced:g} > threshold: predicted 'no answer'; {outcome}"
     p, g = norm.tokens(pred), norm.tokens(gold)
     if p or g:
-        text = overlap(p, g)
+        text = token_overlap(p, g).describe()
         if rules == "v2" and not g and not has_answer:
             return f"no answer expected, answer given → 0 | {text}"
-        if rules == "v2" and not g:
+        if rules != "v1" and not g:
             return f"gold answers empty after normalization → 0 | {text}"
         return text
-    if rules == "v2":
+    if rules != "v1":
         return "both empty after normalization → 1" + ("" if has_answer else " (no answer expected, none given)")
     return "both empty after normalization → F1 0 (v1.1: no overlap), EM 1"
 
 
-def squad_family(predictions, references, variant, language, no_answer_threshold):
+def letter_fallback(pred, golds, variant, language):
+    """The FusionBrain option letter that replaced ``pred`` (its best decisive score <= 0.5 and
+    it holds one of a-e, see metricore.token_f1), or None."""
+    spec = TOKEN_F1_VARIANTS[variant]
+    found = OPTION_LETTER.search(pred) if spec.letter_fallback and golds else None
+    if found is None:
+        return None
+    best = max(getattr(token_scores(pred, g, variant=variant, language=language), spec.letter_fallback) for g in golds)
+    return found.group() if best <= 0.5 else None
+
+
+def squad_family(predictions, references, variant, language, no_answer_threshold, confidence):
     spec = TOKEN_F1_VARIANTS[variant]
     v2 = spec.rules == "v2"
     r = compute_token_f1(
@@ -80,20 +73,25 @@ def squad_family(predictions, references, variant, language, no_answer_threshold
     rows = []
     for k, (pred, gold, f1, em) in enumerate(zip(texts, r.closest, r.f1_scores, r.exact_match_scores)):
         forced = probs[k] if v2 and probs[k] > no_answer_threshold else None
+        refs = references[k] if r.ids is None else []
+        letter = letter_fallback(pred, [refs] if isinstance(refs, str) else list(refs), variant, language)
+        why = token_why(letter or pred, gold, norm, spec.rules, has_answer[k], forced)
+        if letter is not None:
+            why = f"best {spec.letter_fallback} of the answer ≤ 0.5, so its first option letter '{letter}' is scored | {why}"
         row = {"id": r.ids[k]} if r.ids is not None else {}
         row.update({
             "prediction": pred,
             "best gold": "(no answer)" if v2 and gold == "" and (forced is not None or not has_answer[k]) else gold,
             "F1": SCALE * f1,
             "EM": SCALE * em,
-            "why": token_why(pred, gold, norm, spec.rules, has_answer[k], forced),
+            "why": why,
         })
         rows.append(row)
     if v2:
         headline = {k: v for k, v in r.squad_v2.items() if not k.endswith("total")}
     else:
         headline = {"exact_match": r.exact_match, "f1": r.f1}
-    return headline, rows, r.signature
+    return add_intervals(headline, r, {k: k for k in headline}, confidence), rows, r.signature
 
 
 def entity_why(pred, gold, norm):
@@ -104,10 +102,10 @@ def entity_why(pred, gold, norm):
     p, g = entities(pred), entities(gold)
     if not p and not g:
         return "both sets empty → 1"
-    return overlap(p, g)
+    return token_overlap(p, g).describe()
 
 
-def question_level(predictions, references, normalizer):
+def question_level(predictions, references, normalizer, confidence):
     r = compute_question_level(predictions, references, normalizer=normalizer)
     norm = get_normalizer(normalizer)
     rows = [
@@ -117,17 +115,19 @@ def question_level(predictions, references, normalizer):
     ]
     headline = {"f1": r.f1, "precision": r.precision, "recall": r.recall, "exact_match": r.exact_match,
                 "micro_f1": r.micro_f1}
-    return headline, rows, r.signature
+    return add_intervals(headline, r, {k: k for k in headline}, confidence), rows, r.signature
 
 
-def score(predictions, references, variant, language=None, no_answer_threshold=None, normalizer=None):
+def score(predictions, references, variant, language=None, no_answer_threshold=None, normalizer=None,
+          confidence=None):
     if variant == "question_level":
-        return question_level(predictions, references, normalizer)
-    return squad_family(predictions, references, variant, language, no_answer_threshold)
+        return question_level(predictions, references, normalizer, confidence)
+    return squad_family(predictions, references, variant, language, no_answer_threshold, confidence)
 
 
 SPEC = SpaceSpec(
     name="token_f1",
+    label="Token F1",
     title="Token F1 and exact match (SQuAD, SQuAD v2, MLQA)",
     description="Extractive-QA scoring: per question, the token-overlap F1 and the exact match of the "
     "normalized answer against the best gold answer, averaged and shown on the official scripts' "
@@ -160,14 +160,21 @@ SPEC = SpaceSpec(
                 [["ein Hund bellt laut"], ["Katze"], ["Berlin"]], variant="mlqa", params={"language": "de"}),
         Example("MLQA Chinese (one token per character)", ["北京大学", "长城。", "上海"],
                 [["北京"], ["长城"], ["上海市", "在上海"]], variant="mlqa", params={"language": "zh"}),
+        Example("FusionBrain TextQA: lemmas, numbers, option letters",
+                ["a) на 0,3 секунды", "A", "b) на секунду", "Авиаконструктора Сухого"],
+                [["a", "на 0,3 секунды", "a на 0,3 секунды"]] * 4, variant="fbc2_textqa"),
+        Example("FusionBrain MathQA: exact match with the letter rule", ["d) -3", "3", "ответ: d"],
+                [["d", "-3", "d -3"]] * 3, variant="fbc2_mathqa"),
         Example("Question level: list answers as entity sets",
                 [["Paris", "the Lyon"], ["Nice"], [], ["Rome", "Milan"]],
                 [["paris", "Nice", "Lyon"], ["Nice"], [], ["Turin"]], variant="question_level"),
     ),
     score_fn=score,
+    confidence=True,
     score_range=(0.0, 100.0),
     score_column="F1",
-    card_path=REPO / "metrics" / "token_f1" / "README.md",
+    plotted=("f1",),
+    card_path=metric_card(__file__, "token_f1"),
 )
 demo = build_app(SPEC)
 

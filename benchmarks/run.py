@@ -23,6 +23,14 @@ worker):
   ``nltk`` ``edit_distance`` loop (what deep-text-recognition-benchmark calls, subsample); an
   ``editdistance.eval`` loop and a RapidFuzz loop with the same rule.
 
+Then the token F1, METEOR and CIDEr benchmarks (``bench_token_f1.py``, ``bench_meteor.py``,
+``bench_cider.py``) in the same run. The README block (``--write-readme``) has, for every
+metric: items/s, the ratio to each reference measured in this run, the ``tracemalloc`` peak,
+the largest difference from the core, and the evaluate-path overhead (``evaluate.load(...)
+.compute`` time over the core's time on the same corpus, and the milliseconds it adds per
+1,000 items). The corpora are generated deterministically (``benchmarks/corpus.py``) from
+text shipped with Debian and the installed Python packages.
+
 Timing: ``time.perf_counter`` (``time.process_time`` and the time spent in garbage collections
 are recorded beside it); the best of ``--repeat`` runs (3) for fast cases and of
 ``--ref-repeat`` runs (3; 1 gives the classic single run) for the slow references, taken
@@ -41,6 +49,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import gc
+import math
 import os
 import platform
 import re
@@ -901,6 +910,65 @@ def render_extra(extra: list[dict[str, Any]]) -> str:
     return "\n".join(["", "## Token F1, METEOR, CIDEr", *render_extra_table(extra), "", *notes, ""])
 
 
+#: (metric, core implementation, evaluate implementation) pairs among the bench_*.py rows:
+#: the same corpus scored by the core and through ``evaluate.load(...).compute``. METEOR's
+#: evaluate run has warm synonym caches and cold token caches; it is set against the core's
+#: cold-cache run (so its overhead is, if anything, understated).
+EXTRA_OVERHEAD_PAIRS = (
+    ("token_f1 squad [squad_like, 3 golds]", "metricore core compute_token_f1",
+     "evaluate.load('metrics/token_f1').compute (plain lists)"),
+    ("token_f1 squad [squad_like, 3 golds]", "metricore core compute_token_f1",
+     "evaluate ... .compute (HF SQuAD dict format)"),
+    ("meteor", "metricore.compute_meteor (text, cold caches)", 'evaluate.load("metrics/meteor").compute (text)'),
+    ("cider_d end to end", "metricore.compute_cider (end to end, raw captions)",
+     'evaluate.load("metrics/cider").compute (raw captions)'),
+)
+
+
+def evaluate_overhead(rows: list[Row], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cost of the ``evaluate`` path over the core, per metric: both timed in this run on
+    the same corpus (Arrow cache, input checks and canonicalisation, module plumbing)."""
+    out: list[dict[str, Any]] = []
+    for group in dict.fromkeys(r.case.group for r in rows):
+        members = [r for r in rows if r.case.group == group]
+        core = next((r for r in members if r.case.role == "core"), None)
+        for r in members:
+            if core is not None and r.case.role == "evaluate":
+                out.append({"metric": group, "impl": r.case.name, "core_per_item": core.seconds / core.case.items,
+                            "evaluate_per_item": r.seconds / r.case.items})
+    for metric, core_impl, ev_impl in EXTRA_OVERHEAD_PAIRS:
+        found = {}
+        for impl in (core_impl, ev_impl):
+            row = next((x for x in extra if x.get("metric") == metric and x.get("impl") == impl), None)
+            try:
+                seconds, items = float(row["seconds"]), int(row["items"])  # type: ignore[index]
+            except (TypeError, ValueError, KeyError):
+                break
+            if not (seconds > 0 and items > 0 and math.isfinite(seconds)):
+                break
+            found[impl] = seconds / items
+        else:
+            out.append({"metric": metric, "impl": ev_impl, "core_per_item": found[core_impl],
+                        "evaluate_per_item": found[ev_impl]})
+    return out
+
+
+def render_overhead_table(overhead: list[dict[str, Any]]) -> list[str]:
+    if not overhead:
+        return []
+    lines = [
+        "",
+        "| Metric | evaluate path | Core items/s | evaluate items/s | evaluate time / core time "
+        "| Added ms per 1,000 items |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for o in overhead:
+        core, ev = o["core_per_item"], o["evaluate_per_item"]
+        lines.append(f"| {o['metric']} | {o['impl']} | {_fmt_rate(1 / core)} | {_fmt_rate(1 / ev)} | "
+                     f"{ev / core:.2f}x | {(ev - core) * 1e6:,.1f} |")
+    return lines
+
+
 def render_readme_block(rows: list[Row], goals, args, started: str, extra: list[dict[str, Any]] | None = None) -> str:
     lines = [
         README_START,
@@ -908,12 +976,14 @@ def render_readme_block(rows: list[Row], goals, args, started: str, extra: list[
         f"{' (QUICK smoke-test sizes)' if args.quick else ''}; time, memory, corpus and machine in "
         "[benchmarks/results.md](benchmarks/results.md).",
         "",
-        "| Metric | Implementation | Items/s | Core speed-up | Max abs diff vs core |",
-        "|---|---|---:|---:|---|",
+        "| Metric | Implementation | Items/s | Core speed-up | Peak MiB | Max abs diff vs core |",
+        "|---|---|---:|---:|---:|---|",
     ]
     for r in rows:
-        lines.append(f"| {r.case.group} | {r.case.name} | {_fmt_rate(r.rate)} | {_fmt_speedup(r)} | {_fmt_diff(r)} |")
+        lines.append(f"| {r.case.group} | {r.case.name} | {_fmt_rate(r.rate)} | {_fmt_speedup(r)} | "
+                     f"{_fmt_mib(r.tracemalloc_peak)} | {_fmt_diff(r)} |")
     lines += render_extra_table(extra or [])
+    lines += render_overhead_table(evaluate_overhead(rows, extra or []))
     lines += ["", render_goals(goals).rstrip(), README_END]
     return "\n".join(lines)
 
@@ -1040,7 +1110,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"machine: {others}")
         output.write_text(
             render_results(rows, goals, suite, args, wall, probe, started, (load_start, load_end), others)
-            + render_extra(extra),
+            + render_extra(extra)
+            + "\n".join(["", "## evaluate-path overhead", *render_overhead_table(evaluate_overhead(rows, extra)), ""]),
             encoding="utf-8",
         )
         print(f"\nresults: {output}")

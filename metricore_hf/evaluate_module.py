@@ -9,30 +9,56 @@ adds what ``evaluate`` lacks:
   becomes a one-element list; structured answers become tagged JSON text), because the Arrow
   cache needs one schema and would otherwise fail on mixed rows;
 * ``compute`` keyword arguments are checked against the config's allowed set;
-* every result dict carries the core's reproducibility ``signature``.
+* ``compute(..., confidence=0.95)`` (with ``n_resamples=1000``, ``seed=0``) adds a percentile
+  bootstrap interval of every headline number as flat ``<key>_ci_low``/``<key>_ci_high`` keys
+  (flat, so that ``transformers.Trainer`` logs them), plus ``confidence``, ``n_resamples`` and
+  ``seed``; adapters return ``self._finish(core_result)`` and the per-item statistics come
+  from the core result (:mod:`metricore.headlines`);
+* every result dict carries the core's reproducibility ``signature``;
+* distributed mode (``num_process > 1``) never scores a partial gather: each process > 0
+  writes a completion marker (its row count) before it releases its cache file, and process
+  0 checks every marker and the total row count before it computes. A process that died
+  after adding rows (its lock freed by the OS, its Arrow file partial or empty) or never
+  joined makes process 0 raise :class:`DistributedTimeoutError` after ``timeout`` seconds
+  (``evaluate.load(..., timeout=...)``, default 100) instead of returning a wrong number.
 
 The caller's lists are never modified: canonicalisation builds new lists.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import datasets
 import evaluate
 
+from metricore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, check_interval_options
 from metricore.structured import from_json, to_json
 from metricore.validation import check_strings, paired_columns, string_alternatives
 
 __all__ = [
     "CoreMetric",
+    "DistributedTimeoutError",
     "STRING_FEATURES",
     "JSON_FEATURES",
     "prepare_strings",
     "prepare_structured",
     "decode_structured",
+    "INTERVAL_KWARGS",
 ]
+
+class DistributedTimeoutError(TimeoutError):
+    """A distributed ``compute`` could not gather every process's rows: a process never
+    joined, never finished, or exited without finishing."""
+
+
+#: ``compute`` keywords of every config: the opt-in bootstrap interval
+INTERVAL_KWARGS = frozenset({"confidence", "n_resamples", "seed"})
 
 STRING_FEATURES = datasets.Features(
     {
@@ -117,16 +143,57 @@ class CoreMetric(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score everything added so far plus ``predictions``/``references``; unknown keyword
-        arguments are refused before any cached row is consumed.
+        arguments are refused before any cached row is consumed. ``confidence`` (in (0, 1)),
+        ``n_resamples`` (1000) and ``seed`` (0) ask for bootstrap intervals (module docstring).
         """
         self._check_kwargs(kwargs)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        self._interval_options = self._pop_interval_options(kwargs)
+        self._interval_done = False
+        try:
+            out = super().compute(predictions=predictions, references=references, **kwargs)
+        finally:
+            requested, self._interval_options = self._interval_options, None
+        if requested is not None and out is not None and not self._interval_done:
+            raise NotImplementedError(
+                f"{self.METRIC} ({self._checked_config()}): confidence intervals are not available for this config"
+            )
+        return out
+
+    def _pop_interval_options(self, kwargs: dict[str, Any]) -> tuple[float, int, int | None] | None:
+        """``(confidence, n_resamples, seed)`` taken out of ``kwargs``, checked; ``None`` when no
+        interval was asked for (``seed=None`` draws fresh entropy: not reproducible)."""
+        confidence = kwargs.pop("confidence", None)
+        given = {k: kwargs.pop(k) for k in ("n_resamples", "seed") if k in kwargs}
+        if confidence is None:
+            if given:
+                raise ValueError(
+                    f"{self.METRIC}: {' and '.join(f'`{k}`' for k in given)} "
+                    f"{'apply' if len(given) > 1 else 'applies'} only with `confidence` (e.g. confidence=0.95)"
+                )
+            return None
+        return check_interval_options(
+            confidence, given.get("n_resamples", DEFAULT_RESAMPLES), given.get("seed", DEFAULT_SEED), self.METRIC
+        )
+
+    def _finish(self, result: Any) -> dict[str, Any]:
+        """The result dict of a core result (``as_dict()``), with the bootstrap interval of each
+        headline number when ``compute`` was asked for one."""
+        out = result.as_dict()
+        options = getattr(self, "_interval_options", None)
+        if options is not None:
+            from metricore.headlines import interval_fields
+
+            confidence, n_resamples, seed = options
+            out.update(interval_fields(result, confidence=confidence, n_resamples=n_resamples, seed=seed))
+            self._interval_done = True
+        return out
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check, canonicalise and cache a batch of predictions and references.
         """
         preds, refs = paired_columns(predictions, references, self.METRIC)
-        if not preds and len(self) == 0:
+        # in distributed mode one process may hold no rows; the gathered total is checked in compute
+        if not preds and len(self) == 0 and self.num_process == 1:
             raise ValueError(
                 f"{self.METRIC}: `predictions` is empty; the mean over zero samples is undefined"
             )
@@ -140,10 +207,114 @@ class CoreMetric(evaluate.Metric):
         return super().add(prediction=preds[0], reference=refs[0], **kwargs)
 
     def _check_kwargs(self, kwargs: dict[str, Any]) -> None:
-        allowed = self.COMPUTE_KWARGS.get(self._checked_config(), frozenset())
+        allowed = self.COMPUTE_KWARGS.get(self._checked_config(), frozenset()) | INTERVAL_KWARGS
         unknown = sorted(set(kwargs) - allowed)
         if unknown:
             raise TypeError(
                 f"{self.METRIC} ({self._checked_config()}): unexpected keyword(s) {unknown}; "
                 f"allowed: {sorted(allowed) or 'none'}"
             )
+
+    # ---------------------------------------------------------------- distributed mode
+    # evaluate 0.4.6 (module.py) gathers by file locks alone: process k > 0 holds the lock of
+    # its Arrow file until its compute() finishes the file, and process 0 reads every file once
+    # it can take every lock. A process that dies frees its lock too, so process 0 would read a
+    # partial (or schema-less) file. The marker written just before the lock is released tells
+    # the two apart.
+
+    def _done_marker(self, process_id: int) -> str:
+        return os.path.join(self.data_dir, f"{self.experiment_id}-{self.num_process}-{process_id}.arrow.done")
+
+    def _create_cache_file(self, timeout=1):
+        file_path, filelock = super()._create_cache_file(timeout)
+        if self.num_process > 1:
+            # a marker left by an earlier run with this experiment id must not vouch for this one
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(self._done_marker(self.process_id))
+        return file_path, filelock
+
+    def _distributed_error(self, what: str) -> DistributedTimeoutError:
+        return DistributedTimeoutError(
+            f"{self.METRIC}: distributed compute (experiment_id={self.experiment_id!r}, "
+            f"num_process={self.num_process}) {what}; nothing was computed, because a result "
+            "without every process's rows would be wrong. Check that every process adds its rows and "
+            "calls compute(), or raise `timeout` (evaluate.load(..., timeout=seconds)) if they are slow"
+        )
+
+    def _check_all_processes_locks(self):
+        try:
+            super()._check_all_processes_locks()
+        except ValueError as err:
+            raise self._distributed_error(
+                f"timed out after {self.timeout} s waiting for every process to start adding rows ({err})"
+            ) from None
+
+    def _check_rendez_vous(self):
+        try:
+            super()._check_rendez_vous()
+        except ValueError as err:
+            raise self._distributed_error(
+                f"timed out after {self.timeout} s waiting for process 0 to start adding rows ({err})"
+            ) from None
+
+    def _get_all_cache_files(self):
+        if self.num_process == 1:
+            return super()._get_all_cache_files()
+        try:
+            file_paths, filelocks = super()._get_all_cache_files()
+        except ValueError as err:
+            raise self._distributed_error(
+                f"timed out after {self.timeout} s waiting for the other processes to call compute() ({err})"
+            ) from None
+        self._shard_rows = {}
+        for process_id in range(1, self.num_process):
+            rows = self._wait_for_marker(process_id)
+            if rows is None:
+                for lock in filelocks[1:]:
+                    lock.release()
+                raise self._distributed_error(
+                    f"timed out after {self.timeout} s: process {process_id} released its cache file "
+                    "without finishing it (it exited or was killed before compute(), or its metric object "
+                    "was deleted); its rows would be missing"
+                )
+            self._shard_rows[process_id] = rows
+        return file_paths, filelocks
+
+    def _wait_for_marker(self, process_id: int) -> int | None:
+        """The row count process ``process_id`` wrote, or ``None`` if its marker does not
+        appear within ``timeout`` seconds (the wait covers shared file systems that show a
+        file late)."""
+        deadline = time.monotonic() + self.timeout
+        path = self._done_marker(process_id)
+        while True:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    return int(json.load(handle)["rows"])
+            except (FileNotFoundError, ValueError, KeyError):
+                if time.monotonic() >= deadline:
+                    return None
+                time.sleep(0.05)
+
+    def _finalize(self):
+        if self.num_process == 1 or self.keep_in_memory:
+            return super()._finalize()
+        if self.process_id > 0:
+            if self.writer is not None:
+                rows, _ = self.writer.finalize()
+                self.writer = None
+                marker = self._done_marker(self.process_id)
+                with open(marker + ".tmp", "w", encoding="utf-8") as handle:
+                    json.dump({"rows": rows}, handle)
+                os.replace(marker + ".tmp", marker)  # atomic: process 0 never reads half a marker
+            return super()._finalize()  # releases the lock
+        own = 0 if self.writer is None else len(self.writer)
+        super()._finalize()
+        expected = own + sum(self._shard_rows.values())
+        if len(self.data) != expected:
+            raise self._distributed_error(
+                f"read {len(self.data)} rows but the processes wrote {expected} "
+                f"(process 0: {own}, others: {self._shard_rows})"
+            )
+        for process_id in self._shard_rows:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(self._done_marker(process_id))

@@ -572,6 +572,37 @@ def ocr_pairs(n: int, seed: int = DEFAULT_SEED) -> tuple[list[str], list[str], l
     return preds, golds, kinds
 
 
+
+def ocr_line_pairs(n: int, seed: int = DEFAULT_SEED) -> tuple[list[str], list[str], list[str]]:
+    """``n`` line-level recognition results (text lines of 25-60 characters, as in document or
+    handwriting line recognition): (predictions, gold lines, error kind)."""
+    src = source_text()
+    rng = random.Random(seed + 3)
+    names = ("exact", "1-error", "2-3-errors", "4-8-errors", "case")
+    weights = (25, 30, 25, 15, 5)
+    preds: list[str] = []
+    golds: list[str] = []
+    kinds: list[str] = []
+    while len(golds) < n:
+        words = rng.choice(src.sentences)
+        line = " ".join(words)
+        if len(line) < 25:
+            continue
+        start = rng.randrange(max(1, len(words) // 3))
+        line = " ".join(words[start:])[: rng.randint(25, 60)].strip()
+        kind = rng.choices(names, weights=weights)[0]
+        if kind == "exact":
+            pred = line
+        elif kind == "case":
+            pred = _recase(rng, line)
+        else:
+            edits = {"1-error": 1, "2-3-errors": rng.randint(2, 3), "4-8-errors": rng.randint(4, 8)}[kind]
+            pred = _ocr_errors(rng, line, edits, _LATIN_POOL)
+        preds.append(pred)
+        golds.append(line)
+        kinds.append(kind)
+    return preds, golds, kinds
+
 # --------------------------------------------------------------------------------------------
 # ANLS* structured pairs
 # --------------------------------------------------------------------------------------------

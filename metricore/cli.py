@@ -58,6 +58,10 @@ __all__ = [
     "MetricSpec",
     "METRICS",
     "SUBCOMMANDS",
+    "check_choices",
+    "dumps",
+    "fail",
+    "parse_option",
     "register_metric",
     "score_paired",
     "per_sample_rows",
@@ -67,7 +71,7 @@ __all__ = [
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_DATA, EXIT_IO, EXIT_RESOURCE = 0, 1, 2, 3, 4, 5
 
 #: modules that add a subcommand (``add_parser(subparsers)``, ``run(args) -> int``)
-SUBCOMMANDS: tuple[str, ...] = ()
+SUBCOMMANDS: tuple[str, ...] = ("metricore.cli_compare", "metricore.cli_challenge")
 
 
 class UsageError(ValueError):
@@ -181,14 +185,13 @@ def _register_builtin() -> None:
     register_metric(MetricSpec(
         "one_minus_ned", ("icdar2019",), {"icdar2019": frozenset({"empty_pair", "lowercase", "nfkc"})}, _one_minus_ned,
     ))
-    # challenge_score joins here with its own register_metric(MetricSpec(...)) once its row
-    # format for files is settled (metricore.challenge: task_rows / inputs_from_rows).
+    # challenge_score is not a row metric: it has its own subcommand (metricore.cli_challenge)
 
 
 _register_builtin()
 
 
-def _check_choices(spec: MetricSpec, config: str | None, options: Mapping[str, Any]) -> str:
+def check_choices(spec: MetricSpec, config: str | None, options: Mapping[str, Any]) -> str:
     config = spec.configs[0] if config in (None, "default") else config
     if config not in spec.configs:
         raise UsageError(f"{spec.name}: unknown config {config!r}; allowed: {', '.join(spec.configs)}")
@@ -218,7 +221,7 @@ def _locate(message: str, paired: Paired) -> str:
 def score_paired(spec: MetricSpec, config: str | None, paired: Paired, options: Mapping[str, Any]) -> Any:
     """Score aligned rows; a refused value raises :class:`InputError` naming its file and
     line, a bad option :class:`UsageError`."""
-    config = _check_choices(spec, config, options)
+    config = check_choices(spec, config, options)
     try:
         return spec.score(config, list(paired.predictions), list(paired.references), dict(options))
     except (TypeError, ValueError) as err:
@@ -267,7 +270,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _dumps(value: Any, **kwargs: Any) -> str:
+def dumps(value: Any, **kwargs: Any) -> str:
     return json.dumps(_jsonable(value), ensure_ascii=False, **kwargs)
 
 
@@ -276,7 +279,7 @@ def _dumps(value: Any, **kwargs: Any) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _option(text: str) -> tuple[str, Any]:
+def parse_option(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
@@ -303,7 +306,7 @@ def _add_score(sub: Any) -> None:
                    help="references (default: the 'references' field of the predictions file)")
     p.add_argument("--per-sample", type=Path, metavar="FILE", help="write per-item scores here as JSONL")
     p.add_argument("--format", choices=FORMATS, help="file format of both inputs (default: by extension)")
-    p.add_argument("--option", action="append", type=_option, default=[], metavar="NAME=VALUE",
+    p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
                    help="metric option, e.g. threshold=0.4 (repeatable)")
     p.add_argument("--prediction-field", action="append", metavar="NAME",
                    help="field/column of the prediction (default: prediction)")
@@ -325,7 +328,7 @@ def _score(args: argparse.Namespace) -> int:
     )
     options = dict(args.option)
     try:
-        config = _check_choices(spec, args.config, options)
+        config = check_choices(spec, args.config, options)
         json_cells = config in spec.json_cells
         read = {"fmt": args.format, "fields": fields, "json_cells": json_cells, "progress": args.progress}
         pred_records = read_records(args.predictions, **read)
@@ -337,15 +340,15 @@ def _score(args: argparse.Namespace) -> int:
         result = score_paired(spec, config, paired, options)
         rows = list(per_sample_rows(result, paired)) if args.per_sample is not None else None
     except UsageError as err:
-        return _fail(f"{err}", EXIT_USAGE)
+        return fail(f"{err}", EXIT_USAGE)
     except InputError as err:
-        return _fail(f"{err}", EXIT_DATA)
+        return fail(f"{err}", EXIT_DATA)
     except (WordNetNotFoundError, ImportError) as err:  # the message says how to install it
-        return _fail(f"{err}", EXIT_RESOURCE)
+        return fail(f"{err}", EXIT_RESOURCE)
     except OSError as err:
-        return _fail(f"{err}", EXIT_IO)
+        return fail(f"{err}", EXIT_IO)
     except ValueError as err:  # bad --format / extension
-        return _fail(f"{err}", EXIT_USAGE)
+        return fail(f"{err}", EXIT_USAGE)
 
     out = {"metric": spec.name, "config": config, "n": len(paired.predictions),
            "matched_by": "id" if paired.ids is not None else "position", "options": options}
@@ -354,15 +357,15 @@ def _score(args: argparse.Namespace) -> int:
         try:
             with open(args.per_sample, "w", encoding="utf-8") as handle:
                 for row in rows:
-                    handle.write(_dumps(row) + "\n")
+                    handle.write(dumps(row) + "\n")
         except OSError as err:
-            return _fail(f"{err}", EXIT_IO)
-    print(_dumps(out, indent=None if args.indent < 0 else args.indent))
+            return fail(f"{err}", EXIT_IO)
+    print(dumps(out, indent=None if args.indent < 0 else args.indent))
     return EXIT_OK
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"metricore score: error: {message}", file=sys.stderr)
+def fail(message: str, code: int, command: str = "score") -> int:
+    print(f"metricore {command}: error: {message}", file=sys.stderr)
     return code
 
 

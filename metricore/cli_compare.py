@@ -38,9 +38,9 @@ from .cli import (
     EXIT_USAGE,
     METRICS,
     UsageError,
-    _check_choices,
-    _dumps,
-    _option,
+    check_choices,
+    dumps,
+    parse_option,
     score_paired,
 )
 from .cli_io import FORMATS, InputError, Paired, column, pair_columns, read_records
@@ -116,7 +116,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--system", required=True, metavar="FILE", help="system predictions (the same items)")
     p.add_argument("--references", required=True, metavar="FILE", help="references")
     p.add_argument("--format", choices=FORMATS, help="file format of the inputs (default: by extension)")
-    p.add_argument("--option", action="append", type=_option, default=[], metavar="NAME=VALUE",
+    p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
                    help="metric option, e.g. threshold=0.4 (repeatable)")
     p.add_argument("--key", action="append", default=None, help="headline number to test (default: all; repeatable)")
     p.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE, help="interval level (default 0.95)")
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     spec = METRICS[args.metric]
     options = dict(args.option)
     try:
-        config = _check_choices(spec, args.config, options)
+        config = check_choices(spec, args.config, options)
         base, other = aligned_inputs(args.baseline, args.system, args.references, fmt=args.format,
                                      json_cells=config in spec.json_cells)
         results = {"baseline": score_paired(spec, config, base, options),
@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         "signature": results["baseline"].signature,
         "tests": tests,
     }
-    text = _dumps(report, indent=None if args.indent < 0 else args.indent)
+    text = dumps(report, indent=None if args.indent < 0 else args.indent)
     if args.output is None:
         print(text)
         return EXIT_OK

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -42,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .structured import from_json
+from .structured import from_json, parse_text_cell
 
 __all__ = [
     "FORMATS",
@@ -232,22 +231,6 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     return Path(path).read_bytes()
 
 
-def _csv_cell(text: str, json_cells: bool, list_cell: bool) -> Any:
-    if json_cells:
-        try:
-            return from_json(text)
-        except (ValueError, RecursionError):
-            return text
-    if list_cell and text.lstrip().startswith("["):
-        try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):
-            return text
-        if isinstance(value, list):
-            return value
-    return text
-
-
 def _read_csv(
     path: str | os.PathLike[str], name: str, delimiter: str, fields: FieldNames, json_cells: bool,
     progress: bool | None,
@@ -292,7 +275,7 @@ def _csv_records(
             continue
         if len(cells) != len(header):
             raise InputError(f"{where}: {len(cells)} cells, but the header has {len(header)} columns")
-        row = {h: _csv_cell(c, json_cells and h not in fields.id, h in list_columns) for h, c in zip(header, cells)}
+        row = {h: parse_text_cell(c, structured=json_cells and h not in fields.id, list_cell=h in list_columns) for h, c in zip(header, cells)}
         out.append(Record(row, where, csv_row=True))
     return out
 

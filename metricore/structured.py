@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["to_json", "from_json", "TUPLE_TAG"]
+__all__ = ["to_json", "from_json", "parse_text_cell", "TUPLE_TAG"]
 
 TUPLE_TAG = "__tuple__"
 
@@ -55,3 +55,26 @@ def to_json(obj: Any, where: str = "value") -> str:
 
 def from_json(text: str) -> Any:
     return _untag(json.loads(text))
+
+
+def parse_text_cell(text: str, *, structured: bool, list_cell: bool) -> Any:
+    """The value of a text cell (a CSV cell, a table cell in a Space).
+
+    ``structured``: the cell is read as tagged JSON (:func:`from_json`) when it parses, as
+    plain text otherwise. ``list_cell`` (a references cell): a JSON list (``["a", "b"]``)
+    gives several gold answers; any other text is one answer. The fallbacks to plain text
+    are deliberate: a cell such as ``[sic] answer`` is an answer, not a malformed list.
+    """
+    if structured:
+        try:
+            return from_json(text)
+        except (ValueError, RecursionError):
+            return text
+    if list_cell and text.lstrip().startswith("["):
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return text
+        if isinstance(value, list):
+            return value
+    return text

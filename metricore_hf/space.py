@@ -56,7 +56,7 @@ import gradio as gr  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from metricore.levenshtein import edit_operations  # noqa: E402
-from metricore.structured import TUPLE_TAG, from_json, to_json  # noqa: E402
+from metricore.structured import TUPLE_TAG, parse_text_cell, to_json  # noqa: E402
 
 __all__ = [
     "MAX_ROWS",
@@ -364,24 +364,8 @@ def _cell_text(cell: Any) -> str:
     return cell if isinstance(cell, str) else str(cell)
 
 
-def _parse_cell(text: str, structured: bool, is_reference: bool) -> Any:
-    if structured:
-        try:
-            return from_json(text)
-        except (ValueError, RecursionError):
-            return text
-    if is_reference and text.lstrip().startswith("["):
-        try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):
-            return text
-        if isinstance(value, list):
-            return value
-    return text
-
-
 def _value_to_cell(value: Any, structured: bool, is_reference: bool) -> str:
-    """The inverse of :func:`_parse_cell`, used to load examples into the table."""
+    """The inverse of :func:`metricore.structured.parse_text_cell`, used to load examples into the table."""
     if isinstance(value, str):
         if structured:
             try:
@@ -405,8 +389,8 @@ def _rows_to_columns(rows: Sequence[Sequence[Any]], structured: bool, what: str)
     if not cells:
         raise fail(f"The {what} has no rows: fill in at least one prediction and its references.")
     return (
-        [_parse_cell(p, structured, False) for p, _ in cells],
-        [_parse_cell(r, structured, True) for _, r in cells],
+        [parse_text_cell(p, structured=structured, list_cell=False) for p, _ in cells],
+        [parse_text_cell(r, structured=structured, list_cell=True) for _, r in cells],
     )
 
 

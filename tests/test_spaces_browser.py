@@ -207,11 +207,30 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     path = tmp_path / f"{name}.csv"
     _write_csv(path, preds, refs, variant in spec.structured_variants)
     page.get_by_label("file", exact=True).check()
-    page.locator(".mc-upload input[type=file]").set_input_files(str(path))
-    page.locator(".mc-upload").get_by_text(path.name).wait_for()
+    _upload(page, path)
     page.locator(".mc-compute").click()
     _expect_headline(page, *_core(name, preds, refs, variant, dict(ex.params)))
 
+
+
+def _upload(page, path):
+    """Choose ``path`` in the upload box once the box is shown. The box is made visible by a
+    server round trip after the source radio changes, and a file chosen while Gradio is still
+    re-rendering it is dropped; so wait for it, and choose again if the name does not show."""
+    box = page.locator(".mc-upload")
+    sync_api.expect(box).to_be_visible()
+    box.locator("input[type=file]").set_input_files(str(path))
+    name = box.get_by_text(path.name)
+    for attempt in range(3):
+        try:
+            name.wait_for(timeout=15_000)
+            return
+        except Exception:
+            if attempt == 2:
+                raise
+            chooser = box.locator("input[type=file]")  # gone once a file is shown
+            if chooser.count():
+                chooser.set_input_files(str(path))
 
 def test_index_lets_a_visitor_pick_any_metric(servers, page):
     url, _ = servers["index"]
@@ -264,8 +283,7 @@ def test_challenge_app_in_the_browser(servers, page, tmp_path):
     path = tmp_path / "scores.json"
     path.write_text(json.dumps({t: 1.0 for t in tasks}), encoding="utf-8")
     page.get_by_label("file", exact=True).check()
-    page.locator(".mc-upload input[type=file]").set_input_files(str(path))
-    page.locator(".mc-upload").get_by_text(path.name).wait_for()
+    _upload(page, path)
     page.locator(".mc-compute").click()
     _expect_headline(page, "integral", score_challenge({t: 1.0 for t in tasks}).integral)
     page.locator(".mc-example").click()

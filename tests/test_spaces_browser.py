@@ -220,7 +220,9 @@ def _upload(page, path):
     box = page.locator(".mc-upload")
     sync_api.expect(box).to_be_visible()
     box.locator("input[type=file]").set_input_files(str(path))
-    name = box.get_by_text(path.name)
+    # Gradio lists the file as <td aria-label="name.csv"><span>name</span> <span>.csv</span>,
+    # whose text may read "name .csv": match the label, not the text
+    name = box.locator(f'[aria-label="{path.name}"]')
     for attempt in range(3):
         try:
             name.wait_for(timeout=15_000)

@@ -48,28 +48,33 @@ in the prediction only, so a gold "three" could never match; ``fbc2_vqa`` conver
 and also Russian number words in any case form (the challenge mapped only nominative 0..10
 answers through its lemmatizer). See the metric card for the full list.
 
-Speed: stems, synonym sets and tokenizations are cached per word/string, and an item's
-hypothesis is prepared once for all its references; the arithmetic is NLTK's, operation for
-operation, so the numbers are identical.
+Speed: NLTK's tokenizer rules run once per distinct whitespace-separated piece
+(:mod:`metricore.treebank`); stems and synonym sets are cached per word; the alignment of
+every pair of a call runs at once on integer ids (:func:`metricore.meteor_align.score_batch`;
+``fbc2_vqa``, whose numeric rule is per pair, aligns pair by pair). The arithmetic is
+NLTK's, operation for operation, so the numbers are identical.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from typing import Any, Literal
 
 import numpy as np
 
+from .meteor_align import _align_fast, _Prepared, _score, _syn_others, score_batch
 from .morph import morph_analyzer
 from .normalize import fbc2_caption_clean, strip_ascii_punctuation_lower
 from .numbers import first_number, numeric_similarity, parse_number_token, spelled_numbers_to_digits
 from .signature import build_signature
 from .synonyms import MappingSynonyms, NoSynonyms, get_synonym_source
+from .treebank import clear_cache as clear_treebank_cache
+from .treebank import word_tokenize_line
 from .validation import check_bool, check_choice, check_number, check_probability, paired_columns
 
 __all__ = [
@@ -154,132 +159,26 @@ class METEORResult:
 
 _LOCK = threading.Lock()
 _CACHE_LIMIT = 200_000
-_TOKEN_CACHE: dict[tuple[str, str], tuple[str, ...]] = {}
+_TOKEN_CACHE: dict[str, dict[str, tuple[str, ...]]] = {}  # tokenizer -> text -> tokens
 _STEM_CACHES: dict[str, dict[str, str]] = {}
 _STEMMERS: dict[str, Any] = {}
 _LEMMA_CACHE: dict[str, str] = {}
-
-# Whole tokens the NLTK word tokenizer splits even without punctuation (MacIntyre contractions).
-_SPLIT_HINT = re.compile("cannot|gimme|gonna|gotta|lemme|wanna", re.I)
 
 
 def clear_caches() -> None:
     """Forget cached tokenizations, stems and lemmas (synonym caches live in the sources)."""
     with _LOCK:
         _TOKEN_CACHE.clear()
+        clear_treebank_cache()
         for cache in _STEM_CACHES.values():
             cache.clear()
         _LEMMA_CACHE.clear()
 
 
-class _ASCIITreebank:
-    """``NLTKWordTokenizer.tokenize`` on ASCII text with the standard ``re`` engine.
-
-    NLTK 3.10 runs every rule through its ReDoS guard (the ``regex`` engine with a timeout),
-    which costs ~250 us per caption. The rules, their order and replacements are read from
-    NLTK's class; on ASCII text ``re`` and ``regex`` agree on ``\\w``, ``\\s``, ``\\b`` and
-    ``\\d``, so the tokens are the same (tested against NLTK). Other text goes to NLTK.
-    """
-
-    # Characters (or substrings) without which a rule cannot match, keyed by NLTK's pattern
-    # text; a rule whose pattern is not listed always runs. Checked on the text as it is when
-    # the rule runs, so a rule is only skipped when it is a no-op.
-    _TRIGGERS: dict[str, tuple[str, ...]] = {
-        "([«“‘„]|[`]+)": ("`", "«", "“", "‘", "„"),
-        '^\\"': ('"',),
-        "(``)": ("``",),
-        "([ \\(\\[{<])(\\\"|\\'{2})": ('"', "''"),
-        "(?i)(?<!\\w)(\\')(?!(?:re|ve|ll|m|t|s|d|n)\\b)(?=\\w)": ("'",),
-        "([^\\.])(\\.)([\\]\\)}>\"\\'»”’ ]*+)\\s*$": (".",),
-        "([:,])([^\\d])": (":", ","),
-        "([:,])$": (":", ","),
-        "\\.{2,}": ("..",),
-        "[;@#$%&]": (";", "@", "#", "$", "%", "&"),
-        "[\\u2012-\\u2015]": ("\u2012", "\u2013", "\u2014", "\u2015"),
-        "([^\\.])(\\.)([\\]\\)}>\"\\']*)\\s*$": (".",),
-        "[?!]": ("?", "!"),
-        "([^'])' ": ("' ",),
-        "[*]": ("*",),
-        "[\\]\\[\\(\\)\\{\\}\\<\\>]": ("]", "[", "(", ")", "{", "}", "<", ">"),
-        "--": ("--",),
-        "([»”’])": ("»", "”", "’"),
-        "''": ("''",),
-        '"': ('"',),
-        "\\s+": ("'",),  # only the apostrophe rules below look at single spaces
-        "([^' ])('[sS]|'[mM]|'[dD]|') ": ("'",),
-        "([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ": ("'",),
-    }
-    _CONTRACTION_TRIGGERS = ("can", "gim", "gon", "got", "lem", "wan", "'")
-
-    def __init__(self) -> None:
-        from nltk.tokenize.destructive import NLTKWordTokenizer as T
-
-        mask = re.I | re.M | re.S | re.X | re.U
-
-        def conv(rules: Any) -> list[tuple[Any, str, frozenset[str] | None]]:
-            out = []
-            for rx, sub in rules:
-                need = self._TRIGGERS.get(rx.pattern)
-                out.append((re.compile(rx.pattern, rx.flags & mask), sub, None if need is None else frozenset("".join(need))))
-            return out
-
-        self.steps = (
-            conv(T.STARTING_QUOTES) + conv(T.PUNCTUATION) + conv([T.PARENS_BRACKETS]) + conv([T.DOUBLE_DASHES])
-        )
-        self.ending = conv(T.ENDING_QUOTES)
-        self.contractions = [re.compile(rx.pattern, rx.flags & mask) for rx in T.CONTRACTIONS2 + T.CONTRACTIONS3]
-        self.contraction_hint = re.compile("|".join(self._CONTRACTION_TRIGGERS), re.I)
-
-    @staticmethod
-    def _apply(rules: list[tuple[Any, str, frozenset[str] | None]], text: str) -> str:
-        chars = set(text)
-        for rx, sub, need in rules:
-            # A rule runs unless a character it needs is absent (a necessary condition).
-            if need is None or not chars.isdisjoint(need):
-                new = rx.sub(sub, text)
-                if new != text:
-                    text = new
-                    chars = set(text)
-        return text
-
-    def tokenize(self, text: str) -> list[str]:
-        text = " " + self._apply(self.steps, text) + " "
-        text = self._apply(self.ending, text)
-        if self.contraction_hint.search(text):
-            for rx in self.contractions:
-                text = rx.sub(r" \1 \2 ", text)
-        return text.split()
-
-
-_ASCII_TB: list[Any] = []
-
-
 def _nltk_line_tokenize(text: str) -> list[str]:
-    tokens = text.split()
-    # Fast path: on tokens made only of letters and digits the NLTK (Treebank) rules change
-    # nothing except the contractions above, so splitting on whitespace is the same result.
-    if ("".join(tokens).isalnum() or not tokens) and not _SPLIT_HINT.search(text):
-        return tokens
-    # Second fast path, the usual caption: such words and one final period ("A dog runs.").
-    last = tokens[-1] if tokens else ""
-    rest_plain = len(tokens) == 1 or "".join(tokens[:-1]).isalnum()
-    if last.endswith(".") and rest_plain and not _SPLIT_HINT.search(text):
-        core = last[:-1]
-        if not core:
-            return tokens
-        if core.isalnum():
-            return [*tokens[:-1], core, "."]
-    if text.isascii():
-        if not _ASCII_TB:
-            try:
-                _ASCII_TB.append(_ASCIITreebank())
-            except Exception:  # pragma: no cover - e.g. possessive quantifiers before Python 3.11
-                _ASCII_TB.append(None)
-        if _ASCII_TB[0] is not None:
-            return _ASCII_TB[0].tokenize(text)
-    from nltk.tokenize import word_tokenize
-
-    return word_tokenize(text, preserve_line=True)
+    """``nltk.word_tokenize(text, preserve_line=True)`` (exact and cached per piece, see
+    :mod:`metricore.treebank`)."""
+    return word_tokenize_line(text)
 
 
 def _nltk_punkt_tokenize(text: str) -> list[str]:
@@ -296,23 +195,48 @@ def _nltk_punkt_tokenize(text: str) -> list[str]:
 
 
 _TOKENIZE: dict[str, Callable[[str], list[str]]] = {
-    "nltk_line": _nltk_line_tokenize,
+    "nltk_line": word_tokenize_line,
     "nltk_punkt": _nltk_punkt_tokenize,
     "whitespace": str.split,
 }
 
 
+def _token_cache(tokenizer: str) -> dict[str, tuple[str, ...]]:
+    cache = _TOKEN_CACHE.get(tokenizer)
+    if cache is None:
+        cache = _TOKEN_CACHE.setdefault(tokenizer, {})
+    return cache
+
+
 def tokenize(text: str, tokenizer: str = "nltk_line") -> tuple[str, ...]:
     """Tokens of ``text`` (cached per string); ``nltk_line`` is
     ``nltk.word_tokenize(text, preserve_line=True)``."""
-    key = (tokenizer, text)
-    hit = _TOKEN_CACHE.get(key)
+    cache = _token_cache(tokenizer)
+    hit = cache.get(text)
     if hit is None:
         hit = tuple(_TOKENIZE[tokenizer](text))
-        if len(_TOKEN_CACHE) >= _CACHE_LIMIT:
-            _TOKEN_CACHE.clear()
-        _TOKEN_CACHE[key] = hit
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[text] = hit
     return hit
+
+
+def _tokenize_many(texts: list[str], tokenizer: str) -> list[tuple[str, ...]]:
+    """:func:`tokenize` of every text (one cache lookup for all, the tokenizer on misses)."""
+    cache = _token_cache(tokenizer)
+    out = list(map(cache.get, texts))
+    if None in out:
+        fn = _TOKENIZE[tokenizer]
+        for k in [k for k, hit in enumerate(out) if hit is None]:
+            text = texts[k]
+            hit = cache.get(text)
+            if hit is None:
+                hit = tuple(fn(text))
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[text] = hit
+            out[k] = hit
+    return out
 
 
 def _stemmer(name: str) -> tuple[Any, dict[str, str]]:
@@ -353,184 +277,6 @@ def _razdel_join(text: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Alignment and score (NLTK 3.10 meteor_score, operation for operation)
-# --------------------------------------------------------------------------------------------
-
-
-def _index(items: Sequence[str]) -> dict[str, list[int]]:
-    out: dict[str, list[int]] = {}
-    for k, w in enumerate(items):
-        lst = out.get(w)
-        if lst is None:
-            out[w] = [k]
-        else:
-            lst.append(k)
-    return out
-
-
-class _Prepared:
-    """One tokenized sentence: lowercased words and stems; for a hypothesis also where each
-    word and stem occurs and the union of its stems' synonyms (built on first use)."""
-
-    __slots__ = ("words", "stems", "_word_index", "_stem_index", "syn_union")
-
-    def __init__(self, words: list[str], stems: list[str]) -> None:
-        self.words = words
-        self.stems = stems
-        self._word_index: dict[str, list[int]] | None = None
-        self._stem_index: dict[str, list[int]] | None = None
-        self.syn_union: frozenset[str] | None = None
-
-    @property
-    def word_index(self) -> dict[str, list[int]]:
-        if self._word_index is None:
-            self._word_index = _index(self.words)
-        return self._word_index
-
-    @property
-    def stem_index(self) -> dict[str, list[int]]:
-        if self._stem_index is None:
-            self._stem_index = _index(self.stems)
-        return self._stem_index
-
-
-def _hyp_syn_union(h: _Prepared, syn_get: Callable[[str], frozenset[str]]) -> frozenset[str]:
-    """Every word the synonym stage could match for some hypothesis stem (computed once per
-    hypothesis; a reference whose leftover stems miss it skips the stage)."""
-    if h.syn_union is None:
-        union: set[str] = set(h.stems)
-        for stem in h.stem_index:
-            union.update(syn_get(stem))
-        h.syn_union = frozenset(union)
-    return h.syn_union
-
-
-def _align_fast(
-    h: _Prepared, r: _Prepared, syn_get: Callable[[str], frozenset[str]], href_out: list[int] | None = None
-) -> tuple[int, int]:
-    """Matches and chunks of one prepared (hypothesis, reference) pair, as NLTK's three
-    stages and ``_count_chunks`` give them (a property test checks it against a literal
-    walk of NLTK's stages, ``tests/oracles/meteor_walk.py``). ``href_out``, when given,
-    receives the reference position matched by each hypothesis word (-1: unmatched).
-
-    In the exact and stem stages a word only competes with equal words, and walking the
-    hypothesis from its end while taking the highest free reference position pairs the
-    last occurrences with the last occurrences: ``H[-1]-R[-1], H[-2]-R[-2], ...``. So those
-    stages walk the reference from its end against the hypothesis' occurrence lists (built
-    once per hypothesis). The synonym stage, where words compete across entries, runs as in
-    NLTK, and is skipped when no leftover reference stem is a synonym of any hypothesis stem.
-    """
-    nh = len(h.words)
-    rw = r.words
-    nr = len(rw)
-    href = [-1] * nh
-    rfree = [True] * nr
-    m = 0
-    hidx = h.word_index
-    taken: dict[str, int] = {}
-    j = nr
-    for w in reversed(rw):
-        j -= 1
-        hl = hidx.get(w)
-        if hl is not None:
-            if len(hl) == 1:  # the usual case: the word occurs once in the hypothesis
-                i = hl[0]
-                if href[i] < 0:
-                    href[i] = j
-                    rfree[j] = False
-                    m += 1
-                continue
-            c = taken.get(w, 0)
-            if c < len(hl):
-                href[hl[-1 - c]] = j
-                taken[w] = c + 1
-                rfree[j] = False
-                m += 1
-    if m < nh and m < nr:
-        rs = r.stems
-        hsi = h.stem_index
-        free_h: dict[str, list[int]] = {}
-        for j in range(nr - 1, -1, -1):
-            if rfree[j]:
-                stem = rs[j]
-                hl = hsi.get(stem)
-                if hl is not None:
-                    cand = free_h.get(stem)
-                    if cand is None:
-                        cand = [i for i in hl if href[i] < 0]
-                        free_h[stem] = cand
-                    if cand:
-                        href[cand.pop()] = j
-                        rfree[j] = False
-                        m += 1
-        if m < nh and m < nr:
-            union = _hyp_syn_union(h, syn_get)
-            positions: dict[str, list[int]] = {}
-            for j in range(nr):
-                if rfree[j]:
-                    stem = rs[j]
-                    if stem in union:
-                        lst = positions.get(stem)
-                        if lst is None:
-                            positions[stem] = [j]
-                        else:
-                            lst.append(j)
-            if positions:
-                hs = h.stems
-                for i in range(nh - 1, -1, -1):
-                    if href[i] < 0:
-                        stem = hs[i]
-                        best_j = -1
-                        best_key = None
-                        lst = positions.get(stem)
-                        if lst:
-                            best_j = lst[-1]
-                            best_key = stem
-                        syns = syn_get(stem)
-                        if len(syns) <= len(positions):
-                            for syn in syns:
-                                lst = positions.get(syn)
-                                if lst and lst[-1] > best_j:
-                                    best_j = lst[-1]
-                                    best_key = syn
-                        else:
-                            for key, lst in positions.items():
-                                if lst and lst[-1] > best_j and key in syns:
-                                    best_j = lst[-1]
-                                    best_key = key
-                        if best_key is not None:
-                            positions[best_key].pop()
-                            href[i] = best_j
-                            m += 1
-    if href_out is not None:
-        href_out.extend(href)
-    if m == 0:
-        return 0, 0
-    chunks = 0
-    prev = -2  # the reference position matched by the previous hypothesis word, if any
-    for j in href:
-        if j >= 0 and j != prev + 1:
-            chunks += 1
-        prev = j if j >= 0 else -2
-    return m, chunks
-
-
-def _score(m: int, chunks: int, nh: int, nr: int, alpha: float, beta: float, gamma: float) -> float:
-    # NLTK: P, R, Fmean, frag inside `try: ... except ZeroDivisionError: return 0.0`
-    if m == 0 or nh == 0 or nr == 0:
-        return 0.0
-    precision = float(m) / nh
-    recall = float(m) / nr
-    denominator = alpha * precision + (1 - alpha) * recall
-    if denominator == 0:
-        return 0.0
-    fmean = (precision * recall) / denominator
-    frag_frac = float(chunks) / m
-    penalty = gamma * frag_frac**beta
-    return (1 - penalty) * fmean
-
-
-# --------------------------------------------------------------------------------------------
 # Input checks
 # --------------------------------------------------------------------------------------------
 
@@ -539,33 +285,68 @@ def _typename(v: Any) -> str:
     return type(v).__name__
 
 
-def _tokens(value: Any, where: str) -> list[str]:
-    toks = list(value)
+def _tokens(value: list[str] | tuple[str, ...], i: int, j: int | None = None) -> list[str] | tuple[str, ...]:
+    """``value`` itself once every token is checked to be a str (never modified later)."""
     try:
-        "".join(toks)  # C-speed check that every token is a str
-        return toks
+        "".join(value)  # C-speed check that every token is a str
+        return value
     except TypeError:
         pass
-    for k, t in enumerate(toks):
+    where = f"predictions[{i}]" if j is None else f"references[{i}][{j}]"
+    for k, t in enumerate(value):
         if not isinstance(t, str):
             raise TypeError(f"{_METRIC}: `{where}[{k}]` must be a str token, got {_typename(t)} ({t!r:.60})")
-    return toks
+    return value  # pragma: no cover - join only fails on a non-str
 
 
 def _is_token_list(value: Any) -> bool:
     return isinstance(value, (list, tuple))
 
 
+def _check_bulk(preds: list[Any], refs: list[Any], allow_tokens: bool) -> tuple[list[Any], list[Any]] | None:
+    """The usual shapes (all texts, or all token lists) checked in bulk at C speed, with the
+    same results as the item-by-item checks; ``None`` lets those find and report anything
+    else."""
+    if all(map(isinstance, preds, repeat(str))):
+        if all(map(isinstance, refs, repeat(str))):
+            return preds, [[r] for r in refs]
+        if not (all(map(isinstance, refs, repeat(list))) and all(refs)):
+            return None
+        try:
+            "".join(chain.from_iterable(refs))  # every reference a str
+        except TypeError:
+            return None
+        return preds, [list(r) for r in refs]
+    token_list = (list, tuple)
+    if not (allow_tokens and all(map(isinstance, preds, repeat(token_list)))):
+        return None
+    if not (all(map(isinstance, refs, repeat(token_list))) and all(refs)):
+        return None
+    alts = list(chain.from_iterable(refs))
+    if not all(map(isinstance, alts, repeat(token_list))):
+        return None
+    try:
+        "".join(chain.from_iterable(preds))  # every token a str
+        "".join(chain.from_iterable(alts))
+    except TypeError:
+        return None
+    return preds, [list(r) for r in refs]
+
+
 def check_meteor_inputs(
     predictions: Any, references: Any, *, start: int = 0, allow_tokens: bool = True
 ) -> tuple[list[str | list[str]], list[list[str] | list[list[str]]]]:
-    """Check and canonicalise METEOR inputs (new lists; the caller's are never modified).
+    """Check and canonicalise METEOR inputs (new lists; the caller's are never modified,
+    token lists are checked and shared, not copied).
 
     A prediction is a ``str`` or, pre-tokenized, a list of ``str`` tokens. Its reference entry
     is then, respectively, a ``str`` or a list of ``str`` alternatives; or a list of
     token lists (one per reference). ``start`` offsets the reported indices.
     """
     preds, refs = paired_columns(predictions, references, _METRIC)
+    bulk = _check_bulk(preds, refs, allow_tokens)
+    if bulk is not None:
+        return bulk
     out_p: list[Any] = []
     out_r: list[Any] = []
     for k, (p, r) in enumerate(zip(preds, refs)):
@@ -582,6 +363,14 @@ def check_meteor_inputs(
             alts = list(r)
             if not alts:
                 raise ValueError(f"{_METRIC}: `references[{i}]` has no references (empty list)")
+            try:
+                "".join(alts)  # C-speed check that every reference is a str
+            except TypeError:
+                pass
+            else:
+                out_p.append(p)
+                out_r.append(alts)
+                continue
             for j, a in enumerate(alts):
                 if not isinstance(a, str):
                     hint = (
@@ -600,7 +389,7 @@ def check_meteor_inputs(
                     f"{_METRIC}: `predictions[{i}]` is a token list; this variant's preprocessing "
                     "works on text, so pass strings"
                 )
-            toks = _tokens(p, f"predictions[{i}]")
+            toks = _tokens(p, i)
             if not _is_token_list(r):
                 raise TypeError(
                     f"{_METRIC}: `references[{i}]` must be a list of token lists because "
@@ -616,7 +405,7 @@ def check_meteor_inputs(
                         f"{_METRIC}: `references[{i}][{j}]` must be a list of str tokens because "
                         f"`predictions[{i}]` is pre-tokenized, got {_typename(a)} ({a!r:.60})"
                     )
-                ref_toks.append(_tokens(a, f"references[{i}][{j}]"))
+                ref_toks.append(_tokens(a, i, j))
             out_p.append(toks)
             out_r.append(ref_toks)
         else:
@@ -653,9 +442,18 @@ class _Side:
                     stems[k] = s
         return _Prepared(words, stems)
 
+    def seq(self, text: str) -> tuple[str, ...]:
+        """The tokens of ``text`` (not lowercased)."""
+        return tokenize(self.prepare(text) if self.prepare is not None else text, self.tokenizer)
+
+    def seqs(self, items: list[Any]) -> list[Any]:
+        """:meth:`seq` of every text among ``items``; token lists pass through."""
+        if self.prepare is None and all(map(isinstance, items, repeat(str))):
+            return _tokenize_many(items, self.tokenizer)
+        return [self.seq(x) if isinstance(x, str) else x for x in items]
+
     def text(self, text: str) -> _Prepared:
-        prepared = self.prepare(text) if self.prepare is not None else text
-        return self._make(list(map(str.lower, tokenize(prepared, self.tokenizer))))
+        return self._make(list(map(str.lower, self.seq(text))))
 
     def tokens(self, tokens: list[str]) -> _Prepared:
         return self._make(list(map(str.lower, tokens)))
@@ -726,6 +524,60 @@ def _pipeline(
     return hyp_side, ref_side, syn_get
 
 
+def _score_items(
+    preds: list[Any],
+    refs: list[Any],
+    hyp_side: _Side,
+    ref_side: _Side,
+    syn_get: Callable[[str], frozenset[str]],
+    alpha: float,
+    beta: float,
+    gamma: float,
+    numeric: bool,
+) -> tuple[list[float], list[int]]:
+    """Per-sample best score over the references and the index of the best reference."""
+    if not numeric:
+        per_item = list(map(len, refs))
+        ref_seqs = ref_side.seqs(list(chain.from_iterable(refs)))
+        hyp_seqs = hyp_side.seqs(preds)
+        try:
+            return score_batch(hyp_seqs, ref_seqs, per_item, hyp_side.stem_cache, hyp_side.stem, syn_get, alpha, beta, gamma)
+        except OverflowError:  # keys beyond ~2**62 (astronomical corpora): score item by item
+            pass
+    others = _syn_others(syn_get)
+    scores: list[float] = []
+    best_ref: list[int] = []
+    for p, alts in zip(preds, refs):
+        if isinstance(p, str):
+            hyp = hyp_side.text(p)
+            ref_ps = list(map(ref_side.text, alts))
+        else:
+            hyp = hyp_side.tokens(p)
+            ref_ps = list(map(ref_side.tokens, alts))
+        nh = len(hyp.words)
+        best = 0.0
+        best_k = 0
+        hyp_number: list[float | None] = []
+        for k, ref in enumerate(ref_ps):
+            rw = ref.words
+            if numeric and len(rw) == 1 and parse_number_token(rw[0]) is not None:
+                if not hyp_number:
+                    hyp_number.append(first_number(hyp.words))
+                found = hyp_number[0]
+                s = 0.0 if found is None else numeric_similarity(found, parse_number_token(rw[0]))  # type: ignore[arg-type]
+            elif nh == 0 or not rw:
+                s = 0.0
+            else:
+                m, chunks = _align_fast(hyp, ref, syn_get, None, others)
+                s = _score(m, chunks, nh, len(rw), alpha, beta, gamma)
+            if s > best:
+                best = s
+                best_k = k
+        scores.append(best)
+        best_ref.append(best_k)
+    return scores, best_ref
+
+
 def compute_meteor(
     predictions: Sequence[Any],
     references: Sequence[Any],
@@ -780,38 +632,7 @@ def compute_meteor(
 
     hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem)
 
-    numeric = spec.numeric_rule
-    scores: list[float] = []
-    best_ref: list[int] = []
-    for p, alts in zip(preds, refs):
-        if isinstance(p, str):
-            hyp = hyp_side.text(p)
-            ref_ps = [ref_side.text(r) for r in alts]
-        else:
-            hyp = hyp_side.tokens(p)
-            ref_ps = [ref_side.tokens(r) for r in alts]
-        nh = len(hyp.words)
-        best = 0.0
-        best_k = 0
-        hyp_number: list[float | None] = []
-        for k, ref in enumerate(ref_ps):
-            rw = ref.words
-            if numeric and len(rw) == 1 and parse_number_token(rw[0]) is not None:
-                if not hyp_number:
-                    hyp_number.append(first_number(hyp.words))
-                found = hyp_number[0]
-                s = 0.0 if found is None else numeric_similarity(found, parse_number_token(rw[0]))  # type: ignore[arg-type]
-            elif nh == 0 or not rw:
-                s = 0.0
-            else:
-                m, chunks = _align_fast(hyp, ref, syn_get)
-                s = _score(m, chunks, nh, len(rw), a, b, g)
-            if s > best:
-                best = s
-                best_k = k
-        hyp.syn_union = None  # large; only needed for this item's references
-        scores.append(best)
-        best_ref.append(best_k)
+    scores, best_ref = _score_items(preds, refs, hyp_side, ref_side, syn_get, a, b, g, spec.numeric_rule)
 
     options = {"alpha": a, "beta": b, "gamma": g, "tokenizer": tok}
     defaults: dict[str, Any] = {"alpha": spec.alpha, "beta": spec.beta, "gamma": spec.gamma, "tokenizer": spec.tokenizer}

@@ -37,13 +37,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
 from ._gc import paused_gc
 from .anls_star import anls_star_score
-from .grouping import group_argmax, group_max
+from .grouping import BestPick, group_max
 from .levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
 from .matching import max_weight_matching
 from .normalize import rrc_normalize_batch, rrc_normalize_many
@@ -125,10 +126,14 @@ class ANLSResult:
 
     anls: float
     scores: list[float]
-    closest: list[Any]
     variant: str
     threshold: float
     signature: str = field(repr=False)
+    picks: BestPick = field(repr=False, compare=False)
+
+    @cached_property
+    def closest(self) -> list[Any]:
+        return self.picks.resolve()
 
     def as_dict(self) -> dict[str, Any]:
         return {"anls": self.anls, "scores": list(self.scores), "signature": self.signature}
@@ -144,8 +149,8 @@ def _string_scores(
     counts: np.ndarray | None,
     variant: ANLSVariant,
     threshold: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Scores, and the index into ``flat_golds`` of each question's best gold.
+) -> tuple[np.ndarray, BestPick]:
+    """Scores, and each question's best gold in ``flat_golds`` (resolved on request).
 
     ``flat_golds`` holds every question's alternatives one after another, ``counts[i]`` of
     them for question ``i`` (``None``: exactly one each). All (prediction, gold) pairs go to
@@ -178,8 +183,8 @@ def _string_scores(
         kept = np.where(ratio < 1.0 - threshold, similarity, 0.0)
 
     if counts is None:
-        return kept, np.arange(len(flat_golds))
-    return group_max(kept, counts), group_argmax(similarity, counts)
+        return kept, BestPick(flat_golds)
+    return group_max(kept, counts), BestPick(flat_golds, values=similarity, counts=counts)
 
 
 #: DUDEeval scores list answer parts with the threshold fixed at 0.5
@@ -264,11 +269,11 @@ def _score_dude(
             single_golds.append(golds)
     if single_idx:
         flat, counts = flatten_alternatives(single_golds)
-        s, best = _string_scores(single_preds, flat, counts, ANLS_VARIANTS["dude"], threshold)
+        s, picks = _string_scores(single_preds, flat, counts, ANLS_VARIANTS["dude"], threshold)
         idx = np.asarray(single_idx)
         scores[idx] = s
-        for i, b in zip(single_idx, best.tolist()):
-            closest[i] = flat[b]
+        for i, gold in zip(single_idx, picks.resolve()):
+            closest[i] = gold
     return scores, closest
 
 
@@ -323,11 +328,10 @@ def compute_anls(
             raise ValueError(f"anls: `answer_types` is only used by the 'dude' variant, not {variant!r}")
         answer_types = _check_answer_types(answer_types, len(preds))
 
-    closest: list[Any]
     if spec.structure == "alternatives":
         flat, counts = gold_column(refs, _METRIC, check_items=False)
         try:
-            scores_arr, best = _string_scores(preds, flat, counts, spec, threshold)
+            scores_arr, picks = _string_scores(preds, flat, counts, spec, threshold)
         except (AttributeError, TypeError):
             # A non-str value somewhere: find it and say where (the fast path does not).
             try:
@@ -336,22 +340,22 @@ def compute_anls(
                 raise TypeError(f"{err} (structured answers need variant='anls_star' or 'dude')") from None
             gold_column(refs, _METRIC)
             raise
-        closest = [flat[b] for b in best.tolist()]
     elif spec.structure == "anls_star":
         pairs = [anls_star_score(r, p, threshold=threshold, where=str(i)) for i, (p, r) in enumerate(zip(preds, refs))]
         scores_arr = np.fromiter((s for s, _ in pairs), np.float64, len(pairs))
-        closest = [c for _, c in pairs]
+        picks = BestPick([c for _, c in pairs])
     else:
         scores_arr, closest = _score_dude(preds, refs, threshold, answer_types)
+        picks = BestPick(closest)
 
     scores = scores_arr.tolist()
     return ANLSResult(
         anls=float(np.mean(scores_arr)),
         scores=scores,
-        closest=closest,
         variant=spec.name,
         threshold=threshold,
         signature=build_signature(
             "anls", spec.name, {"threshold": threshold}, {"threshold": DEFAULT_THRESHOLD}
         ),
+        picks=picks,
     )

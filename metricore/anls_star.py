@@ -58,32 +58,77 @@ class StarNode:
 _NONE_NODE = StarNode(_NONE, None)
 
 
+class _Invalid(Exception):
+    """A bad node deep in an answer tree; :func:`build_tree` adds the path to the message."""
+
+    def __init__(self, error: type[Exception], message: str) -> None:
+        super().__init__(message)
+        self.error, self.message, self.steps = error, message, []
+
+    def within(self, step: str) -> _Invalid:
+        self.steps.append(step)
+        return self
+
+
 def build_tree(obj: Any, *, is_gold: bool, where: str) -> StarNode:
     """Validate ``obj`` and build its tree; errors name the path (``references[3]['a'][0]``)."""
-    if isinstance(obj, tuple):
-        if not is_gold:
-            raise TypeError(
-                f"anls: `{where}` is a tuple; tuples mark alternative gold answers and are not "
-                "allowed in predictions (use a list)"
-            )
-        if not obj:
-            raise ValueError(f"anls: `{where}` is an empty tuple: no alternative to compare with")
-        kids = [build_tree(x, is_gold=True, where=f"{where}[{i}]") for i, x in enumerate(obj)]
-        return StarNode(_TUPLE, obj, children=kids, length=max(k.length for k in kids))
+    try:
+        return _build(obj, is_gold)
+    except _Invalid as bad:
+        path = where + "".join(reversed(bad.steps))
+        raise bad.error(bad.message.format(where=path)) from None
+
+
+def _build(obj: Any, is_gold: bool) -> StarNode:
+    # The path of a bad node is only worked out when there is one (see _locate): formatting
+    # it for every node on the way down cost a fifth of the run.
+    if isinstance(obj, str):
+        return StarNode(_LEAF, obj, norm=rrc_normalize(obj))
     if isinstance(obj, list):
-        kids = [build_tree(x, is_gold=is_gold, where=f"{where}[{i}]") for i, x in enumerate(obj)]
+        try:
+            kids = [_build(x, is_gold) for x in obj]
+        except _Invalid:
+            raise _locate(enumerate(obj), is_gold) from None
         return StarNode(_LIST, obj, children=kids, length=sum(k.length for k in kids))
     if isinstance(obj, dict):
-        kids_d = {k: build_tree(v, is_gold=is_gold, where=f"{where}[{k!r}]") for k, v in obj.items()}
+        try:
+            kids_d = {k: _build(v, is_gold) for k, v in obj.items()}
+        except _Invalid:
+            raise _locate(obj.items(), is_gold, keys=True) from None
         return StarNode(_DICT, obj, children=kids_d, length=sum(k.length for k in kids_d.values()))
     if obj is None:
-        return StarNode(_NONE, None)
-    if isinstance(obj, (str, float, int, bool)):
+        return _NONE_NODE
+    if isinstance(obj, tuple):
+        if not is_gold:
+            raise _Invalid(
+                TypeError,
+                "anls: `{where}` is a tuple; tuples mark alternative gold answers and are not "
+                "allowed in predictions (use a list)",
+            )
+        if not obj:
+            raise _Invalid(ValueError, "anls: `{where}` is an empty tuple: no alternative to compare with")
+        try:
+            kids = [_build(x, True) for x in obj]
+        except _Invalid:
+            raise _locate(enumerate(obj), is_gold) from None
+        return StarNode(_TUPLE, obj, children=kids, length=max(k.length for k in kids))
+    if isinstance(obj, (float, int, bool)):
         return StarNode(_LEAF, obj, norm=rrc_normalize(str(obj)))
-    raise TypeError(
-        f"anls: `{where}` has unsupported type {type(obj).__name__}; ANLS* takes str, int, "
-        "float, bool, None, list, tuple (gold alternatives) and dict"
+    raise _Invalid(
+        TypeError,
+        f"anls: `{{where}}` has unsupported type {type(obj).__name__}; ANLS* takes str, int, "
+        "float, bool, None, list, tuple (gold alternatives) and dict",
     )
+
+
+def _locate(items: Any, is_gold: bool, keys: bool = False) -> _Invalid:
+    """The error of the first bad child, with that child's key added to its path."""
+    for key, value in items:
+        try:
+            _build(value, is_gold)
+        except _Invalid as bad:
+            return bad.within(f"[{key!r}]" if keys else f"[{key}]")
+    raise AssertionError("a child failed once but not when rebuilt")
 
 
 def _is_noney(value: Any) -> bool:
@@ -149,34 +194,23 @@ def _compare_lists(g: StarNode, p: StarNode, threshold: float) -> tuple[float, i
     if n == 0 or m == 0:
         return 0.0, g.length + p.length, [c.obj for c in gk]
     if all(c.kind == _LEAF for c in gk) and all(c.kind == _LEAF for c in pk):
-        # Flat lists: one C++ distance matrix instead of n*m Python calls.
-        g_norm = [c.norm for c in gk]
-        p_norm = [c.norm for c in pk]
-        dist = distance_matrix(g_norm, p_norm).astype(np.float64)
-        longest = np.maximum.outer(
-            np.fromiter((len(s) for s in g_norm), np.int64, n),
-            np.fromiter((len(s) for s in p_norm), np.int64, m),
-        ).astype(np.float64)
-        ratio = np.divide(dist, longest, out=np.zeros_like(dist), where=longest != 0)
-        totals = 1.0 - ratio
-        totals[totals < threshold] = 0.0
-        lengths = np.ones((n, m), dtype=np.int64)
-        chosen = [[c.obj] * m for c in gk]
-    else:
-        totals = np.empty((n, m), dtype=np.float64)
-        lengths = np.empty((n, m), dtype=np.int64)
-        chosen = [[None] * m for _ in range(n)]
-        for i, gc in enumerate(gk):
-            for j, pc in enumerate(pk):
-                totals[i, j], lengths[i, j], chosen[i][j] = _compare(gc, pc, threshold)
+        return _compare_flat_lists(gk, pk, threshold)
+    totals = np.empty((n, m), dtype=np.float64)
+    lengths = np.empty((n, m), dtype=np.int64)
+    chosen: list[list[Any]] = [[None] * m for _ in range(n)]
+    for i, gc in enumerate(gk):
+        for j, pc in enumerate(pk):
+            totals[i, j], lengths[i, j], chosen[i][j] = _compare(gc, pc, threshold)
     means = np.divide(totals, lengths, out=np.ones_like(totals), where=lengths > 0)
-    for i in range(n):
-        for j in range(m):
-            if pk[j].obj == chosen[i][j]:
-                # The package favours exact matches by one ulp to break Hungarian ties.
-                means[i, j] = np.nextafter(means[i, j], np.inf)
+    # The package favours exact matches by one ulp to break Hungarian ties.
+    p_objs = [c.obj for c in pk]
+    exact = np.array([[po == co for po, co in zip(p_objs, row)] for row in chosen], dtype=bool)
+    means[exact] = np.nextafter(means[exact], np.inf)
     flat = bool((lengths == 1).all()) and all(c.length == 1 for c in gk) and all(c.length == 1 for c in pk)
-    rows, cols = max_weight_matching(means) if flat else munkres_matching(means)
+    if n == 1 and m == 1:  # what either solver returns, without the call
+        rows = cols = np.zeros(1, dtype=np.intp)
+    else:
+        rows, cols = max_weight_matching(means) if flat else munkres_matching(means)
     total = float(totals[rows, cols].sum())
     length = int(lengths[rows, cols].sum())
     matched_rows = set(rows.tolist())
@@ -187,6 +221,40 @@ def _compare_lists(g: StarNode, p: StarNode, threshold: float) -> tuple[float, i
     closest = [chosen[int(rows[k])][int(cols[k])] for k in order]
     closest.extend(gk[i].obj for i in range(n) if i not in matched_rows)
     return total, length, closest
+
+
+#: above this many pairs a flat list's scores come from one C++ distance matrix; below it,
+#: NumPy's per-call overhead costs more than scoring the pairs one by one
+_MATRIX_MIN_PAIRS = 64
+
+
+def _compare_flat_lists(gk: list[StarNode], pk: list[StarNode], threshold: float) -> tuple[float, int, Any]:
+    """Lists of leaves: every pair has length 1, so any optimal matching gives the same total
+    (SciPy's solver is used) and the pairwise length is ``max(n, m)``."""
+    n, m = len(gk), len(pk)
+    if n * m >= _MATRIX_MIN_PAIRS:
+        dist = distance_matrix([c.norm for c in gk], [c.norm for c in pk]).astype(np.float64)
+        longest = np.maximum.outer(
+            np.fromiter((len(c.norm) for c in gk), np.int64, n),
+            np.fromiter((len(c.norm) for c in pk), np.int64, m),
+        ).astype(np.float64)
+        totals = 1.0 - np.divide(dist, longest, out=np.zeros_like(dist), where=longest != 0)
+        totals[totals < threshold] = 0.0
+    else:
+        totals = np.array([[_leaf_score(gc.norm, pc.norm, threshold) for pc in pk] for gc in gk])
+    # The package favours exact matches by one ulp to break Hungarian ties.
+    exact = np.array([[pc.obj == gc.obj for pc in pk] for gc in gk], dtype=bool)
+    means = totals.copy()
+    means[exact] = np.nextafter(means[exact], np.inf)
+    if n == 1:
+        # one gold element: it matches the best prediction element; the closest gold is
+        # that element whichever prediction it matched
+        return float(totals[0, int(np.argmax(means[0]))]), m, [gk[0].obj]
+    rows, cols = max_weight_matching(means)
+    matched = set(rows.tolist())
+    closest = [gk[r].obj for r in rows[np.argsort(cols, kind="stable")].tolist()]
+    closest.extend(gk[i].obj for i in range(n) if i not in matched)
+    return float(totals[rows, cols].sum()), max(n, m), closest
 
 
 def anls_star_score(

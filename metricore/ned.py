@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
 from ._gc import paused_gc
-from .grouping import group_argmax, group_max
+from .grouping import BestPick, group_argmax, group_max
 from .levenshtein import pair_distances
 from .normalize import Normalizer
 from .signature import build_signature
@@ -48,8 +49,13 @@ class NEDResult:
     scores: list[float]
     distances: list[int]
     reference_lengths: list[int]
-    closest: list[str]
     signature: str = field(repr=False)
+    picks: BestPick = field(repr=False, compare=False)
+
+    @cached_property
+    def closest(self) -> list[str]:
+        """Per item, the gold string the score came from (built on first request)."""
+        return self.picks.resolve()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -91,15 +97,19 @@ def compute_one_minus_ned(
     raw_flat, counts = gold_column(refs, _METRIC)
 
     steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
-    norm = Normalizer(steps)
-    flat = norm.many(raw_flat)
-    npreds = norm.many(preds)
+    if steps:
+        norm = Normalizer(steps)
+        flat, npreds = norm.many(raw_flat), norm.many(preds)
+    else:
+        flat, npreds = raw_flat, preds  # read only: no copy needed
     single = counts is None
     rep = npreds if single else np.repeat(np.array(npreds, dtype=object), counts).tolist()
 
     dist = pair_distances(rep, flat)
     gold_len = np.fromiter(map(len, flat), np.int64, len(flat))
-    pred_len = np.fromiter(map(len, rep), np.int64, len(rep))
+    pred_len = np.fromiter(map(len, npreds), np.int64, len(npreds))
+    if not single:
+        pred_len = np.repeat(pred_len, counts)
     longest = np.maximum(gold_len, pred_len)
     sim = np.divide(dist, longest, out=np.zeros(len(flat)), where=longest != 0)
     sim = 1.0 - sim
@@ -109,15 +119,15 @@ def compute_one_minus_ned(
         sim[longest == 0] = 1.0
 
     if single:
-        best = np.arange(len(flat))
+        best = None
         scores = sim
     else:
         scores = group_max(sim, counts)
         # Among equally good golds, the one with the smallest distance feeds CER.
         best = group_argmax(sim, counts, tiebreak=dist)
 
-    best_dist = dist[best]
-    best_len = gold_len[best]
+    best_dist = dist if best is None else dist[best]
+    best_len = gold_len if best is None else gold_len[best]
     total_len = int(best_len.sum())
     total_dist = int(best_dist.sum())
     if total_len:
@@ -131,6 +141,6 @@ def compute_one_minus_ned(
         scores=scores.tolist(),
         distances=best_dist.tolist(),
         reference_lengths=best_len.tolist(),
-        closest=list(raw_flat) if single else [raw_flat[b] for b in best.tolist()],
         signature=build_signature("one_minus_ned", None, options, _DEFAULTS),
+        picks=BestPick(raw_flat, None if single else best),
     )

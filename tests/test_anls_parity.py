@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import random
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -268,6 +269,25 @@ def test_anls_star_parity_thresholds(questions_star, structures, threshold):
     assert_scores_match(
         f"anls_star-struct@{threshold}", nested.scores, expected_nested, list(zip(sgolds, spreds))
     )
+
+
+def test_anls_star_long_flat_lists_parity():
+    # lists of >= 64 element pairs are scored through one distance matrix, shorter ones pair
+    # by pair: both paths against the package, on lists with typos, repeats and extras
+    rng = random.Random(505)
+    words = ["total", "Tax", "invoice 12", "net amount", "VAT", "due date", "", "  spaced  out "]
+    golds, preds = [], []
+    for _ in range(300):
+        gold = [rng.choice(words) + rng.choice(["", "s", " 2"]) for _ in range(rng.randint(1, 14))]
+        pred = [w if rng.random() < 0.6 else w[::-1].upper() for w in gold if rng.random() < 0.85]
+        pred += [rng.choice(words) for _ in range(rng.randint(0, 4))]
+        rng.shuffle(pred)
+        golds.append(gold)
+        preds.append(pred)
+    assert sum(len(g) * len(p) >= 64 for g, p in zip(golds, preds)) > 50
+    result = compute_anls(preds, golds, variant="anls_star")
+    expected = star_reference(golds, preds)
+    assert_scores_match("anls_star-long-lists", result.scores, expected, list(zip(golds, preds)), result.anls)
 
 
 # Hungarian ties: anls-star matches list elements on the *mean* NLS of each pair (munkres on

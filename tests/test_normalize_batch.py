@@ -43,3 +43,16 @@ def test_small_and_empty_columns_use_the_loop():
 def test_non_str_item_raises_type_error():
     with pytest.raises(TypeError):
         rrc_normalize_batch(["a"] * _BATCH_MIN + [3])
+
+
+_NO_NUL_TEXT = st.text(
+    alphabet=st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=10
+) | st.lists(st.sampled_from([p for p in _PIECES if p not in ("\x00", "\ud800")]), max_size=8).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NO_NUL_TEXT, min_size=_BATCH_MIN, max_size=_BATCH_MIN + 40))
+def test_batch_path_on_any_unicode_without_nul(texts):
+    # no NUL and no lone surrogate: every column takes the batched path, suspects included
+    norm, lengths = rrc_normalize_batch(texts)
+    assert (norm, lengths.tolist()) == _expected(texts)

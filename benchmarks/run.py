@@ -35,7 +35,7 @@ out in memory as a scorer reading a predictions file would (a "corpus as generat
 shows the core on the scattered originals).
 
 Timing: ``time.perf_counter`` (``time.process_time`` and the time spent in garbage collections
-are recorded beside it); the best of ``--repeat`` runs (3) for fast cases and of
+are recorded beside it); the best of ``--repeat`` runs (7) for fast cases and of
 ``--ref-repeat`` runs (3; 1 gives the classic single run) for the slow references, taken
 round-robin within a metric so that a busy spell of a shared machine hits every implementation
 alike. Memory, per case: the ``tracemalloc`` peak of a separate, untimed run
@@ -1122,7 +1122,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=None,
                         help="results file (default benchmarks/results.md, or results-quick.md with --quick)")
     parser.add_argument("--seed", type=int, default=None, help="corpus seed (default: corpus.DEFAULT_SEED)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per fast case; the best counts (default 3)")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per fast case; the best counts (default 7)")
     parser.add_argument("--ref-repeat", type=int, default=3,
                         help="runs per slow reference (pure Python, PyPI anls/anls-star, nltk; default 3)")
     parser.add_argument("--profile", action="store_true", help="also cProfile the core calls into benchmarks/out/")

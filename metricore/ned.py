@@ -31,7 +31,7 @@ from .grouping import BestPick, group_argmax, group_max
 from .levenshtein import pair_distances
 from .normalize import Normalizer
 from .signature import build_signature
-from .validation import check_bool, check_choice, check_pairs, check_strings, gold_column
+from .validation import check_bool, check_choice, check_pairs, checked_lengths, gold_column
 
 __all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
 
@@ -93,21 +93,27 @@ def compute_one_minus_ned(
     check_bool(lowercase, _METRIC, "lowercase")
     check_bool(nfkc, _METRIC, "nfkc")
     preds, refs = check_pairs(predictions, references, _METRIC)
-    preds = check_strings(preds, _METRIC, "predictions")
-    raw_flat, counts = gold_column(refs, _METRIC)
+    pred_len = checked_lengths(preds, _METRIC, "predictions")
+    try:  # one gold string per item (the common case): checked and measured in one pass
+        gold_len = np.fromiter(map(str.__len__, refs), np.int64, len(refs))
+        raw_flat, counts = refs, None
+    except TypeError:
+        raw_flat, counts = gold_column(refs, _METRIC)
+        gold_len = np.fromiter(map(len, raw_flat), np.int64, len(raw_flat))
 
     steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
     if steps:
         norm = Normalizer(steps)
         flat, npreds = norm.many(raw_flat), norm.many(preds)
+        # NFKC and lower() can change lengths
+        gold_len = np.fromiter(map(len, flat), np.int64, len(flat))
+        pred_len = np.fromiter(map(len, npreds), np.int64, len(npreds))
     else:
         flat, npreds = raw_flat, preds  # read only: no copy needed
     single = counts is None
     rep = npreds if single else np.repeat(np.array(npreds, dtype=object), counts).tolist()
 
     dist = pair_distances(rep, flat)
-    gold_len = np.fromiter(map(len, flat), np.int64, len(flat))
-    pred_len = np.fromiter(map(len, npreds), np.int64, len(npreds))
     if not single:
         pred_len = np.repeat(pred_len, counts)
     longest = np.maximum(gold_len, pred_len)

@@ -21,6 +21,7 @@ __all__ = [
     "paired_columns",
     "check_str",
     "check_strings",
+    "checked_lengths",
     "check_probability",
     "check_choice",
     "string_alternatives",
@@ -97,6 +98,20 @@ def check_strings(values: Sequence[Any], metric: str, name: str, start: int = 0)
                 f"{metric}: `{name}[{start + i}]` must be a str, got {_typename(value)} ({value!r:.60})"
             )
     return out
+
+
+def checked_lengths(values: list[Any], metric: str, name: str) -> np.ndarray:
+    """``len`` of every value, checking in the same pass that each is a str.
+
+    ``str.__len__`` refuses anything that is not a str, so the check costs no pass of its own
+    over the column (each pass over 100,000 strings is a cache miss per string). The error
+    names the first bad index.
+    """
+    try:
+        return np.fromiter(map(str.__len__, values), dtype=np.int64, count=len(values))
+    except TypeError:
+        check_strings(values, metric, name)
+        raise
 
 
 def string_alternatives(

@@ -56,3 +56,16 @@ def test_batch_path_on_any_unicode_without_nul(texts):
     # no NUL and no lone surrogate: every column takes the batched path, suspects included
     norm, lengths = rrc_normalize_batch(texts)
     assert (norm, lengths.tolist()) == _expected(texts)
+
+
+def test_blocks_join_up(monkeypatch):
+    # columns longer than one block: results line up across block edges, and a NUL or a
+    # lone surrogate only sends its own block down the per-string loop
+    from metricore import normalize
+
+    monkeypatch.setattr(normalize, "_BLOCK", _BATCH_MIN + 7)
+    texts = [f" Row  {i} ÄB\t" if i % 5 else f"row{i}" for i in range(5 * (_BATCH_MIN + 7) + 3)]
+    texts[10] = "has\x00nul"
+    texts[3 * (_BATCH_MIN + 7) + 1] = "lone \ud800"
+    norm, lengths = rrc_normalize_batch(texts)
+    assert (norm, lengths.tolist()) == _expected(texts)

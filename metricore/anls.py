@@ -121,7 +121,8 @@ class ANLSResult:
 
     ``closest`` holds, per question, the gold answer the score came from (for ``docvqa`` and
     ``stvqa_paper`` the best alternative; for ``anls_star`` the closest gold structure; for
-    ``dude`` list questions the gold list).
+    ``dude`` list questions the gold list). It is built on first access: most callers only
+    need the scores.
     """
 
     anls: float

@@ -352,7 +352,7 @@ def _fmt_speedup(row: Row) -> str:
     assert row.speedup is not None
     s = row.speedup
     if row.case.role == "layout":
-        return f"{1 / s:.2f}x the core row's time"
+        return f"{s:.2f}x the core row's time"
     return f"**{s:,.1f}x**" if s >= 1 else f"{s:.2f}x (core {1 / s:.1f}x slower)"
 
 

@@ -67,8 +67,16 @@ def _peak_mib(fn: Callable[[], Any]) -> float:
     return peak_mib(fn)
 
 
-def _row(impl: str, items: int, seconds: float, ref_seconds: float | None, peak: float | None,
-         diff: float | None, notes: str, metric: str = "cider_d") -> dict[str, Any]:
+def _row(
+    impl: str,
+    items: int,
+    seconds: float,
+    ref_seconds: float | None,
+    peak: float | None,
+    diff: float | None,
+    notes: str,
+    metric: str = "cider_d",
+) -> dict[str, Any]:
     return bench_row(metric, impl, items, seconds, ref_seconds, peak, diff, notes)
 
 
@@ -91,9 +99,18 @@ def run(n: int = 5000, rounds: int = 3) -> list[dict[str, Any]]:
     for cached in (ptb._lexer, ptb._segment_re, ptb._fast_blocked_re, ptb._unicode_classes):
         cached.cache_clear()
     _, build_s, _ = _timed(lambda: coco_tokenize(["A warm-up caption."]))
-    rows.append(_row("metricore PTB scanner construction (first call of a process only)", 1, build_s, None, None,
-                     None, "regexes, Unicode 6.2 classes, rule dispatch; excluded from the timings below",
-                     metric="ptb tokenize"))
+    rows.append(
+        _row(
+            "metricore PTB scanner construction (first call of a process only)",
+            1,
+            build_s,
+            None,
+            None,
+            None,
+            "regexes, Unicode 6.2 classes, rule dispatch; excluded from the timings below",
+            metric="ptb tokenize",
+        )
+    )
 
     # ---- inputs as pycocoevalcap wants them ---------------------------------------------------
     gts_raw = {i: [{"caption": c} for c in rs] for i, rs in enumerate(refs)}
@@ -122,8 +139,14 @@ def run(n: int = 5000, rounds: int = 3) -> list[dict[str, Any]]:
     def ours_e2e() -> list[float]:
         return compute_cider(cands, refs).scores
 
-    cases = {"java_tok": java_tokenize, "ours_tok": ours_tokenize, "java_cider": java_cider,
-             "ours_cider": ours_cider, "java_e2e": java_e2e, "ours_e2e": ours_e2e}
+    cases = {
+        "java_tok": java_tokenize,
+        "ours_tok": ours_tokenize,
+        "java_cider": java_cider,
+        "ours_cider": ours_cider,
+        "java_e2e": java_e2e,
+        "ours_e2e": ours_e2e,
+    }
     runs: dict[str, list[tuple[Any, float, float]]] = {k: [] for k in cases}
     for _ in range(rounds):
         for name, fn in cases.items():
@@ -145,40 +168,117 @@ def run(n: int = 5000, rounds: int = 3) -> list[dict[str, Any]]:
         return float(np.max(np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))))
 
     cpu = "CPU-time ratio {:.1f}x"
-    rows.append(_row("pycocoevalcap PTBTokenizer (Java, 2 calls incl. JVM start)", n_caps, jt_s, None, None, 0.0,
-                     f"{corpus}; CPU incl. JVM {jt_cpu:.2f} s; JVM peak RSS {jvm_rss:.0f} MiB", metric="ptb tokenize"))
-    rows.append(_row("metricore.coco_tokenize (pure Python, 2 calls)", n_caps, ot_s, jt_s,
-                     _peak_mib(ours_tokenize), float(differing),
-                     f"{cpu.format(jt_cpu / ot_cpu)}; max_abs_diff = captions whose tokenized string differs "
-                     f"({n_caps - differing}/{n_caps} identical)", metric="ptb tokenize"))
-    rows.append(_row("pycocoevalcap Cider().compute_score (tokenized input)", n, jc_s, None,
-                     _peak_mib(java_cider), 0.0, f"{corpus}; CPU {jc_cpu:.2f} s"))
-    rows.append(_row("metricore.compute_cider(tokenize=False)", n, oc_s, jc_s, _peak_mib(ours_cider),
-                     diff(oc_out, jc_out), cpu.format(jc_cpu / oc_cpu)))
-    rows.append(_row("pycocoevalcap PTBTokenizer x2 + Cider (end to end, raw captions)", n, je_s, None, None, 0.0,
-                     f"CPU incl. JVM {je_cpu:.2f} s", metric="cider_d end to end"))
-    rows.append(_row("metricore.compute_cider (end to end, raw captions)", n, oe_s, je_s, _peak_mib(ours_e2e),
-                     diff(oe_out, je_out), cpu.format(je_cpu / oe_cpu) + "; tokenization included",
-                     metric="cider_d end to end"))
+    rows.append(
+        _row(
+            "pycocoevalcap PTBTokenizer (Java, 2 calls incl. JVM start)",
+            n_caps,
+            jt_s,
+            None,
+            None,
+            0.0,
+            f"{corpus}; CPU incl. JVM {jt_cpu:.2f} s; JVM peak RSS {jvm_rss:.0f} MiB",
+            metric="ptb tokenize",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.coco_tokenize (pure Python, 2 calls)",
+            n_caps,
+            ot_s,
+            jt_s,
+            _peak_mib(ours_tokenize),
+            float(differing),
+            f"{cpu.format(jt_cpu / ot_cpu)}; max_abs_diff = captions whose tokenized string differs "
+            f"({n_caps - differing}/{n_caps} identical)",
+            metric="ptb tokenize",
+        )
+    )
+    rows.append(
+        _row(
+            "pycocoevalcap Cider().compute_score (tokenized input)",
+            n,
+            jc_s,
+            None,
+            _peak_mib(java_cider),
+            0.0,
+            f"{corpus}; CPU {jc_cpu:.2f} s",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.compute_cider(tokenize=False)",
+            n,
+            oc_s,
+            jc_s,
+            _peak_mib(ours_cider),
+            diff(oc_out, jc_out),
+            cpu.format(jc_cpu / oc_cpu),
+        )
+    )
+    rows.append(
+        _row(
+            "pycocoevalcap PTBTokenizer x2 + Cider (end to end, raw captions)",
+            n,
+            je_s,
+            None,
+            None,
+            0.0,
+            f"CPU incl. JVM {je_cpu:.2f} s",
+            metric="cider_d end to end",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.compute_cider (end to end, raw captions)",
+            n,
+            oe_s,
+            je_s,
+            _peak_mib(ours_e2e),
+            diff(oe_out, je_out),
+            cpu.format(je_cpu / oe_cpu) + "; tokenization included",
+            metric="cider_d end to end",
+        )
+    )
 
     try:
         import evaluate
 
         metric = evaluate.load(str(ROOT / "metrics" / "cider"))
         got, ev_s, _ = _timed(lambda: metric.compute(predictions=cands, references=refs))
-        rows.append(_row('evaluate.load("metrics/cider").compute (raw captions)', n, ev_s, je_s, None,
-                         diff(got["scores"], je_out), "loading excluded; rows go through the Arrow cache",
-                         metric="cider_d end to end"))
+        rows.append(
+            _row(
+                'evaluate.load("metrics/cider").compute (raw captions)',
+                n,
+                ev_s,
+                je_s,
+                None,
+                diff(got["scores"], je_out),
+                "loading excluded; rows go through the Arrow cache",
+                metric="cider_d end to end",
+            )
+        )
     except Exception as err:  # pragma: no cover - evaluate missing or offline cache issues
-        rows.append(_row('evaluate.load("metrics/cider").compute', n, float("nan"), None, None, None,
-                         f"skipped: {err}", metric="cider_d end to end"))
+        rows.append(
+            _row(
+                'evaluate.load("metrics/cider").compute',
+                n,
+                float("nan"),
+                None,
+                None,
+                None,
+                f"skipped: {err}",
+                metric="cider_d end to end",
+            )
+        )
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=5000)
-    parser.add_argument("--rounds", type=int, default=3, help="round-robin repetitions, best time kept (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="round-robin repetitions, best time kept (default 3)"
+    )
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
     rows = run(args.n, rounds=args.rounds)

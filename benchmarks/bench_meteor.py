@@ -61,8 +61,16 @@ def _peak_mib(fn: Callable[[], Any]) -> float:
     return peak_mib(fn)
 
 
-def _row(impl: str, items: int, seconds: float, ref_seconds: float | None, peak: float | None,
-         diff: float | None, notes: str, metric: str = "meteor") -> dict[str, Any]:
+def _row(
+    impl: str,
+    items: int,
+    seconds: float,
+    ref_seconds: float | None,
+    peak: float | None,
+    diff: float | None,
+    notes: str,
+    metric: str = "meteor",
+) -> dict[str, Any]:
     return bench_row(metric, impl, items, seconds, ref_seconds, peak, diff, notes)
 
 
@@ -97,10 +105,30 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
     mwn._clear_cache()
     ours_peak = _peak_mib(lambda: mwn.load_wordnet(loc))
     mwn.load_wordnet(loc)
-    rows.append(_row("nltk WordNetCorpusReader (nltk.corpus.wordnet start-up)", 1, stock_load_s, None, stock_peak, None,
-                     f"WordNet {stock.get_version()} from {loc.corpus_dir} ({loc.source})", metric="wordnet load"))
-    rows.append(_row("metricore.wordnet.load_wordnet (NLTK reader, fast index load, no OMW map)", 1, ours_load,
-                     stock_load_s, ours_peak, None, "same English lookups (parity-tested)", metric="wordnet load"))
+    rows.append(
+        _row(
+            "nltk WordNetCorpusReader (nltk.corpus.wordnet start-up)",
+            1,
+            stock_load_s,
+            None,
+            stock_peak,
+            None,
+            f"WordNet {stock.get_version()} from {loc.corpus_dir} ({loc.source})",
+            metric="wordnet load",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.wordnet.load_wordnet (NLTK reader, fast index load, no OMW map)",
+            1,
+            ours_load,
+            stock_load_s,
+            ours_peak,
+            None,
+            "same English lookups (parity-tested)",
+            metric="wordnet load",
+        )
+    )
 
     # ---- inputs ---------------------------------------------------------------------------------
     tok_h = [word_tokenize(h, preserve_line=True) for h in hyps]
@@ -113,7 +141,11 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
     # ---- NLTK reference -------------------------------------------------------------------
     def ref_text() -> list[float]:
         return [
-            meteor_score([word_tokenize(r, preserve_line=True) for r in rs], word_tokenize(h, preserve_line=True), wordnet=stock)
+            meteor_score(
+                [word_tokenize(r, preserve_line=True) for r in rs],
+                word_tokenize(h, preserve_line=True),
+                wordnet=stock,
+            )
             for h, rs in zip(hyps, refs)
         ]
 
@@ -148,21 +180,77 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
 
     ours_text_peak = _peak_mib(lambda: compute_meteor(hyps, refs, synonyms=fresh_source()))
     ref_sub = slice(0, max(1, items // 10))
-    ref_peak = _peak_mib(lambda: [meteor_score(r, h, wordnet=stock) for h, r in zip(tok_h[ref_sub], tok_r[ref_sub])])
+    ref_peak = _peak_mib(
+        lambda: [meteor_score(r, h, wordnet=stock) for h, r in zip(tok_h[ref_sub], tok_r[ref_sub])]
+    )
 
     cpu_note = "CPU-time ratio {:.1f}x"
-    rows.append(_row("nltk word_tokenize(preserve_line=True) + meteor_score (reference, text)", items, ref_text_s, None,
-                     None, 0.0, f"{items} sets x 5 refs; HF meteor pipeline offline; CPU {ref_text_cpu:.2f} s"))
-    rows.append(_row("metricore.compute_meteor (text, cold caches)", items, ours_text_s, ref_text_s, ours_text_peak,
-                     diff(ours_text.scores), cpu_note.format(ref_text_cpu / ours_text_cpu) + "; includes tokenization"))
-    rows.append(_row("metricore.compute_meteor (text, warm caches)", items, warm_s, ref_text_s, None,
-                     diff(ours_text_w.scores), cpu_note.format(ref_text_cpu / warm_cpu) + "; second call, caches kept"))
-    rows.append(_row("nltk meteor_score (reference, pre-tokenized)", items, ref_tok_s, None,
-                     ref_peak, 0.0, f"tracemalloc peak on {ref_sub.stop} items; CPU {ref_tok_cpu:.2f} s"))
-    rows.append(_row("metricore.compute_meteor (pre-tokenized, cold caches)", items, ours_tok_s, ref_tok_s, None,
-                     diff(ours_tok.scores), cpu_note.format(ref_tok_cpu / ours_tok_cpu)))
-    rows.append(_row("metricore.compute_meteor (pre-tokenized, warm caches)", items, warm_tok_s, ref_tok_s, None,
-                     diff(ours_tok_w.scores), cpu_note.format(ref_tok_cpu / warm_tok_cpu) + "; second call, caches kept"))
+    rows.append(
+        _row(
+            "nltk word_tokenize(preserve_line=True) + meteor_score (reference, text)",
+            items,
+            ref_text_s,
+            None,
+            None,
+            0.0,
+            f"{items} sets x 5 refs; HF meteor pipeline offline; CPU {ref_text_cpu:.2f} s",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.compute_meteor (text, cold caches)",
+            items,
+            ours_text_s,
+            ref_text_s,
+            ours_text_peak,
+            diff(ours_text.scores),
+            cpu_note.format(ref_text_cpu / ours_text_cpu) + "; includes tokenization",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.compute_meteor (text, warm caches)",
+            items,
+            warm_s,
+            ref_text_s,
+            None,
+            diff(ours_text_w.scores),
+            cpu_note.format(ref_text_cpu / warm_cpu) + "; second call, caches kept",
+        )
+    )
+    rows.append(
+        _row(
+            "nltk meteor_score (reference, pre-tokenized)",
+            items,
+            ref_tok_s,
+            None,
+            ref_peak,
+            0.0,
+            f"tracemalloc peak on {ref_sub.stop} items; CPU {ref_tok_cpu:.2f} s",
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.compute_meteor (pre-tokenized, cold caches)",
+            items,
+            ours_tok_s,
+            ref_tok_s,
+            None,
+            diff(ours_tok.scores),
+            cpu_note.format(ref_tok_cpu / ours_tok_cpu),
+        )
+    )
+    rows.append(
+        _row(
+            "metricore.compute_meteor (pre-tokenized, warm caches)",
+            items,
+            warm_tok_s,
+            ref_tok_s,
+            None,
+            diff(ours_tok_w.scores),
+            cpu_note.format(ref_tok_cpu / warm_tok_cpu) + "; second call, caches kept",
+        )
+    )
 
     try:
         import evaluate
@@ -170,10 +258,29 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
         metric = evaluate.load(str(ROOT / "metrics" / "meteor"))
         clear_caches()
         got, ev_s, _ = _timed(lambda: metric.compute(predictions=hyps, references=refs))
-        rows.append(_row('evaluate.load("metrics/meteor").compute (text)', items, ev_s, ref_text_s, None,
-                         diff(got["scores"]), "loading excluded; synonym caches warm, token caches cold"))
+        rows.append(
+            _row(
+                'evaluate.load("metrics/meteor").compute (text)',
+                items,
+                ev_s,
+                ref_text_s,
+                None,
+                diff(got["scores"]),
+                "loading excluded; synonym caches warm, token caches cold",
+            )
+        )
     except Exception as err:  # pragma: no cover - evaluate missing or offline cache issues
-        rows.append(_row('evaluate.load("metrics/meteor").compute', items, float("nan"), None, None, None, f"skipped: {err}"))
+        rows.append(
+            _row(
+                'evaluate.load("metrics/meteor").compute',
+                items,
+                float("nan"),
+                None,
+                None,
+                None,
+                f"skipped: {err}",
+            )
+        )
 
     if meteor15:
         rows.extend(_meteor15(hyps, refs, ours_text.scores))
@@ -183,12 +290,26 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
 def _meteor15(hyps: list[str], refs: list[list[str]], nltk_scores: list[float]) -> list[dict[str, Any]]:
     """METEOR 1.5 (Java, pycocoevalcap) on the same sets, and its correlation with NLTK's."""
     if shutil.which("java") is None:
-        return [_row("METEOR 1.5 (pycocoevalcap jar)", len(hyps), float("nan"), None, None, None, "skipped: no java")]
+        return [
+            _row(
+                "METEOR 1.5 (pycocoevalcap jar)",
+                len(hyps),
+                float("nan"),
+                None,
+                None,
+                None,
+                "skipped: no java",
+            )
+        ]
     try:
         from pycocoevalcap.meteor.meteor import Meteor
         from scipy.stats import pearsonr, spearmanr
     except ImportError as err:
-        return [_row("METEOR 1.5 (pycocoevalcap jar)", len(hyps), float("nan"), None, None, None, f"skipped: {err}")]
+        return [
+            _row(
+                "METEOR 1.5 (pycocoevalcap jar)", len(hyps), float("nan"), None, None, None, f"skipped: {err}"
+            )
+        ]
     gts = {i: [" ".join(r.split()) for r in rs] for i, rs in enumerate(refs)}
     res = {i: [" ".join(h.split())] for i, h in enumerate(hyps)}
     scorer = Meteor()
@@ -197,18 +318,28 @@ def _meteor15(hyps: list[str], refs: list[list[str]], nltk_scores: list[float]) 
     spear = spearmanr(nltk_scores, seg).statistic
     mean15 = sum(seg) / len(seg)
     nltk_mean = sum(nltk_scores) / len(nltk_scores)
-    return [_row("METEOR 1.5 (pycocoevalcap meteor-1.5.jar, -l en -norm)", len(hyps), seconds, None, None,
-                 max(abs(a - b) for a, b in zip(nltk_scores, seg)),
-                 f"a different metric: per-sample Pearson r={pear:.3f}, Spearman rho={spear:.3f} with NLTK METEOR; "
-                 f"mean of segment scores {mean15:.4f} (corpus score {corpus:.4f}) vs NLTK mean {nltk_mean:.4f}",
-                 metric="meteor 1.5")]
+    return [
+        _row(
+            "METEOR 1.5 (pycocoevalcap meteor-1.5.jar, -l en -norm)",
+            len(hyps),
+            seconds,
+            None,
+            None,
+            max(abs(a - b) for a, b in zip(nltk_scores, seg)),
+            f"a different metric: per-sample Pearson r={pear:.3f}, Spearman rho={spear:.3f} with NLTK METEOR; "
+            f"mean of segment scores {mean15:.4f} (corpus score {corpus:.4f}) vs NLTK mean {nltk_mean:.4f}",
+            metric="meteor 1.5",
+        )
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=5000)
     parser.add_argument("--no-meteor15", action="store_true", help="skip the Java METEOR 1.5 comparison")
-    parser.add_argument("--rounds", type=int, default=2, help="round-robin repetitions, best time kept (default 2)")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="round-robin repetitions, best time kept (default 2)"
+    )
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
     rows = run(args.n, meteor15=not args.no_meteor15, rounds=args.rounds)

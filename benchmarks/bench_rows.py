@@ -21,8 +21,16 @@ def peak_mib(fn: Callable[[], Any]) -> float:
     return peak / 2**20
 
 
-def bench_row(metric: str, impl: str, items: int, seconds: float, ref_seconds: float | None,
-              peak: float | None, diff: float | None, notes: str) -> dict[str, Any]:
+def bench_row(
+    metric: str,
+    impl: str,
+    items: int,
+    seconds: float,
+    ref_seconds: float | None,
+    peak: float | None,
+    diff: float | None,
+    notes: str,
+) -> dict[str, Any]:
     """One result row; ``ratio_vs_reference`` is reference seconds / these seconds."""
     return {
         "metric": metric,
@@ -37,7 +45,17 @@ def bench_row(metric: str, impl: str, items: int, seconds: float, ref_seconds: f
     }
 
 
-COLUMNS = ("metric", "impl", "items", "seconds", "items_per_s", "ratio_vs_reference", "peak_mib", "max_abs_diff", "notes")
+COLUMNS = (
+    "metric",
+    "impl",
+    "items",
+    "seconds",
+    "items_per_s",
+    "ratio_vs_reference",
+    "peak_mib",
+    "max_abs_diff",
+    "notes",
+)
 
 
 def markdown_table(rows: list[dict[str, Any]]) -> str:

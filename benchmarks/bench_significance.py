@@ -96,15 +96,46 @@ def run(n: int = 100_000, resamples: int = 1000) -> list[dict[str, Any]]:
     dist, t_vec_dist = _best(lambda: bootstrap_distribution([stat], n_resamples=resamples, seed=0)[0])
     ci, t_vec = _best(lambda: bootstrap_ci(stat, n_resamples=resamples, seed=0))
     diff = float(np.max(np.abs(dist - looped)))
-    rows.append(bench_row(metric, "loop over resamples: x[idx].mean() each (sacrebleu style, reference)", n,
-                          t_loop, t_loop, None, 0.0, "same index rows as the vectorised case; one run"))
-    rows.append(bench_row(metric, "bootstrap_ci(mean_statistic(anls scores)) [vectorised]", n, t_vec, t_loop,
-                          peak_mib(lambda: bootstrap_ci(stat, n_resamples=resamples, seed=0)), diff,
-                          f"ANLS {ci.score:.4f} [{ci.low:.4f}, {ci.high:.4f}]; best of 2"))
+    rows.append(
+        bench_row(
+            metric,
+            "loop over resamples: x[idx].mean() each (sacrebleu style, reference)",
+            n,
+            t_loop,
+            t_loop,
+            None,
+            0.0,
+            "same index rows as the vectorised case; one run",
+        )
+    )
+    rows.append(
+        bench_row(
+            metric,
+            "bootstrap_ci(mean_statistic(anls scores)) [vectorised]",
+            n,
+            t_vec,
+            t_loop,
+            peak_mib(lambda: bootstrap_ci(stat, n_resamples=resamples, seed=0)),
+            diff,
+            f"ANLS {ci.score:.4f} [{ci.low:.4f}, {ci.high:.4f}]; best of 2",
+        )
+    )
     sample = next(resample_indices(n, 3, seed=0))
-    t_rerun = _extrapolated(lambda r: compute_anls([preds[i] for i in r], [refs[i] for i in r]), sample, resamples)
-    rows.append(bench_row(metric, "re-run compute_anls on each resample (extrapolated from 3)", n, t_rerun, t_loop,
-                          None, None, "what a bootstrap without per-item statistics costs"))
+    t_rerun = _extrapolated(
+        lambda r: compute_anls([preds[i] for i in r], [refs[i] for i in r]), sample, resamples
+    )
+    rows.append(
+        bench_row(
+            metric,
+            "re-run compute_anls on each resample (extrapolated from 3)",
+            n,
+            t_rerun,
+            t_loop,
+            None,
+            None,
+            "what a bootstrap without per-item statistics costs",
+        )
+    )
 
     # ---- ratio of sums: CER ----------------------------------------------------------------
     rng = np.random.default_rng(0)
@@ -112,21 +143,48 @@ def run(n: int = 100_000, resamples: int = 1000) -> list[dict[str, Any]]:
     edits = np.minimum(rng.poisson(2.0, n), lengths)
     cer = SumStatistic((edits, lengths), lambda s, k: s[:, 0] / s[:, 1], "cer")
     ci, t_cer = _best(lambda: bootstrap_ci(cer, n_resamples=resamples, seed=0))
-    rows.append(bench_row(metric, "bootstrap_ci(CER = sum edits / sum lengths) [vectorised]", n, t_cer, t_loop,
-                          peak_mib(lambda: bootstrap_ci(cer, n_resamples=resamples, seed=0)), None,
-                          f"two columns gathered per resample; CER {ci.score:.4f} [{ci.low:.4f}, {ci.high:.4f}]"))
+    rows.append(
+        bench_row(
+            metric,
+            "bootstrap_ci(CER = sum edits / sum lengths) [vectorised]",
+            n,
+            t_cer,
+            t_loop,
+            peak_mib(lambda: bootstrap_ci(cer, n_resamples=resamples, seed=0)),
+            None,
+            f"two columns gathered per resample; CER {ci.score:.4f} [{ci.low:.4f}, {ci.high:.4f}]",
+        )
+    )
 
     # ---- paired tests --------------------------------------------------------------------
     other = np.clip(scores + rng.normal(0.0, 0.1, n) * (rng.random(n) < 0.2), 0.0, 1.0)
     other_stat = mean_statistic(other)
     pb, t_pb = _best(lambda: paired_bootstrap(stat, other_stat, n_resamples=resamples, seed=0))
-    rows.append(bench_row(metric, "paired_bootstrap (two systems, same resamples) [vectorised]", n, t_pb, 2 * t_loop,
-                          peak_mib(lambda: paired_bootstrap(stat, other_stat, n_resamples=resamples, seed=0)), None,
-                          f"p={pb.p_value:.4f}, two-sided p={pb.p_value_two_sided:.4f}; reference = 2 loops"))
+    rows.append(
+        bench_row(
+            metric,
+            "paired_bootstrap (two systems, same resamples) [vectorised]",
+            n,
+            t_pb,
+            2 * t_loop,
+            peak_mib(lambda: paired_bootstrap(stat, other_stat, n_resamples=resamples, seed=0)),
+            None,
+            f"p={pb.p_value:.4f}, two-sided p={pb.p_value_two_sided:.4f}; reference = 2 loops",
+        )
+    )
     ar, t_ar = _best(lambda: paired_randomization(stat, other_stat, n_trials=resamples, seed=0))
-    rows.append(bench_row(metric, f"paired_randomization ({resamples:,} trials) [vectorised]", n, t_ar, 2 * t_loop,
-                          peak_mib(lambda: paired_randomization(stat, other_stat, n_trials=resamples, seed=0)), None,
-                          f"p={ar.p_value:.4f}; sacrebleu's default is 10,000 trials (x10 the time)"))
+    rows.append(
+        bench_row(
+            metric,
+            f"paired_randomization ({resamples:,} trials) [vectorised]",
+            n,
+            t_ar,
+            2 * t_loop,
+            peak_mib(lambda: paired_randomization(stat, other_stat, n_trials=resamples, seed=0)),
+            None,
+            f"p={ar.p_value:.4f}; sacrebleu's default is 10,000 trials (x10 the time)",
+        )
+    )
 
     # ---- CIDEr-D, document frequencies recomputed ------------------------------------------
     from tests.gen_cider_captions import caption_corpus
@@ -146,16 +204,38 @@ def run(n: int = 100_000, resamples: int = 1000) -> list[dict[str, Any]]:
     cstat, t_build = _best(lambda: cider_statistic(result), 1)
     dist_c, t_cider = _best(lambda: bootstrap_distribution([cstat], n_resamples=resamples, seed=0)[0])
     sample = next(resample_indices(images, 3, seed=0))
-    naive = [compute_cider([tok_c[i] for i in r], [tok_r[i] for i in r], tokenize=False).cider for r in sample]
-    t_naive = _extrapolated(lambda r: compute_cider([tok_c[i] for i in r], [tok_r[i] for i in r], tokenize=False),
-                            sample, resamples)
-    rows.append(bench_row(cmetric, "re-run compute_cider on each resample (reference, extrapolated from 3)", images,
-                          t_naive, t_naive, None, 0.0, "pre-tokenized captions, 5 references per image"))
-    rows.append(bench_row(cmetric, "CIDErCorpusStatistic: df recomputed per resample [vectorised]", images,
-                          t_cider + t_build, t_naive, peak_mib(lambda: bootstrap_distribution(
-                              [cstat], n_resamples=resamples, seed=0)),
-                          float(np.max(np.abs(dist_c[: len(naive)] - np.asarray(naive)))),
-                          f"includes {t_build:.2f} s building the sparse matrices; max_abs_diff on the first 3 resamples"))
+    naive = [
+        compute_cider([tok_c[i] for i in r], [tok_r[i] for i in r], tokenize=False).cider for r in sample
+    ]
+    t_naive = _extrapolated(
+        lambda r: compute_cider([tok_c[i] for i in r], [tok_r[i] for i in r], tokenize=False),
+        sample,
+        resamples,
+    )
+    rows.append(
+        bench_row(
+            cmetric,
+            "re-run compute_cider on each resample (reference, extrapolated from 3)",
+            images,
+            t_naive,
+            t_naive,
+            None,
+            0.0,
+            "pre-tokenized captions, 5 references per image",
+        )
+    )
+    rows.append(
+        bench_row(
+            cmetric,
+            "CIDErCorpusStatistic: df recomputed per resample [vectorised]",
+            images,
+            t_cider + t_build,
+            t_naive,
+            peak_mib(lambda: bootstrap_distribution([cstat], n_resamples=resamples, seed=0)),
+            float(np.max(np.abs(dist_c[: len(naive)] - np.asarray(naive)))),
+            f"includes {t_build:.2f} s building the sparse matrices; max_abs_diff on the first 3 resamples",
+        )
+    )
     return rows
 
 

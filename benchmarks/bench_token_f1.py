@@ -166,8 +166,16 @@ def _peak_mib(fn: Callable[[], Any]) -> float:
     return max(peak / MiB, rss or 0.0)
 
 
-def _row(metric: str, impl: str, items: int, seconds: float, ref_seconds: float, peak: float | None,
-         diff: float | None, notes: str) -> dict[str, Any]:
+def _row(
+    metric: str,
+    impl: str,
+    items: int,
+    seconds: float,
+    ref_seconds: float,
+    peak: float | None,
+    diff: float | None,
+    notes: str,
+) -> dict[str, Any]:
     return bench_row(metric, impl, items, seconds, ref_seconds, peak, diff, notes)
 
 
@@ -192,7 +200,9 @@ def _load_metric():
         os.chdir(cwd)
 
 
-def _corpus_rows(name: str, preds: list[str], refs: list[list[str]], with_evaluate: bool) -> list[dict[str, Any]]:
+def _corpus_rows(
+    name: str, preds: list[str], refs: list[list[str]], with_evaluate: bool
+) -> list[dict[str, Any]]:
     n = len(preds)
     pairs = sum(map(len, refs))
     metric = f"token_f1 squad [{name}]"
@@ -208,35 +218,66 @@ def _corpus_rows(name: str, preds: list[str], refs: list[list[str]], with_evalua
     official, t_official = _best(official_loop, 2)
     rss_official = _RSS.growth(lambda: squad_ref.evaluate_v1(questions, pred_dict))
     rows = [
-        _row(metric, "official SQuAD v1.1 loop (reference)", n, t_official, t_official, rss_official, 0.0,
-             f"{pairs} (prediction, gold) pairs; best of 2")
+        _row(
+            metric,
+            "official SQuAD v1.1 loop (reference)",
+            n,
+            t_official,
+            t_official,
+            rss_official,
+            0.0,
+            f"{pairs} (prediction, gold) pairs; best of 2",
+        )
     ]
 
     core, t_core = _best(lambda: compute_token_f1(preds, refs), 3)
     diff = _diff(per_question, core.exact_match_scores, core.f1_scores)
     corpus_diff = max(abs(core.f1 - official["f1"]), abs(core.exact_match - official["exact_match"]))
     rows.append(
-        _row(metric, "metricore core compute_token_f1", n, t_core, t_official,
-             _peak_mib(lambda: compute_token_f1(preds, refs)), diff,
-             f"best of 3; corpus EM/F1 differ by {corpus_diff:.1e} (x100 scale)")
+        _row(
+            metric,
+            "metricore core compute_token_f1",
+            n,
+            t_core,
+            t_official,
+            _peak_mib(lambda: compute_token_f1(preds, refs)),
+            diff,
+            f"best of 3; corpus EM/F1 differ by {corpus_diff:.1e} (x100 scale)",
+        )
     )
     if with_evaluate:
         module = _load_metric()
         got, t_eval = _best(lambda: module.compute(predictions=preds, references=refs), 2)
         diff = _diff(per_question, got["scores"]["exact_match"], got["scores"]["f1"])
         rows.append(
-            _row(metric, "evaluate.load('metrics/token_f1').compute (plain lists)", n, t_eval, t_official,
-                 _peak_mib(lambda: module.compute(predictions=preds, references=refs)), diff,
-                 "best of 2; includes the Arrow cache write and read")
+            _row(
+                metric,
+                "evaluate.load('metrics/token_f1').compute (plain lists)",
+                n,
+                t_eval,
+                t_official,
+                _peak_mib(lambda: module.compute(predictions=preds, references=refs)),
+                diff,
+                "best of 2; includes the Arrow cache write and read",
+            )
         )
         hf_preds = [{"id": str(i), "prediction_text": p} for i, p in enumerate(preds)]
-        hf_refs = [{"id": str(i), "answers": {"text": r, "answer_start": [0] * len(r)}} for i, r in enumerate(refs)]
+        hf_refs = [
+            {"id": str(i), "answers": {"text": r, "answer_start": [0] * len(r)}} for i, r in enumerate(refs)
+        ]
         got, t_dict = _best(lambda: module.compute(predictions=hf_preds, references=hf_refs), 1)
         diff = _diff(per_question, got["scores"]["exact_match"], got["scores"]["f1"])
         rows.append(
-            _row(metric, "evaluate ... .compute (HF SQuAD dict format)", n, t_dict, t_official,
-                 _RSS.growth(lambda: module.compute(predictions=hf_preds, references=hf_refs)), diff,
-                 "one run; rows matched by id; peak = RSS growth")
+            _row(
+                metric,
+                "evaluate ... .compute (HF SQuAD dict format)",
+                n,
+                t_dict,
+                t_official,
+                _RSS.growth(lambda: module.compute(predictions=hf_preds, references=hf_refs)),
+                diff,
+                "one run; rows matched by id; peak = RSS growth",
+            )
         )
     return rows
 
@@ -256,7 +297,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     rows = run(args.n)
-    cols = ("metric", "impl", "items", "seconds", "items_per_s", "ratio_vs_reference", "peak_mib", "max_abs_diff")
+    cols = (
+        "metric",
+        "impl",
+        "items",
+        "seconds",
+        "items_per_s",
+        "ratio_vs_reference",
+        "peak_mib",
+        "max_abs_diff",
+    )
     print(" | ".join(cols))
     for row in rows:
         print(" | ".join(str(row[c]) for c in cols), "|", row["notes"])

@@ -65,11 +65,41 @@ DEFAULT_SEED = 20240229
 
 LICENSE_DIR = "/usr/share/common-licenses"
 STDLIB_MODULES = (
-    "argparse", "asyncio", "collections", "csv", "datetime", "decimal", "difflib", "email",
-    "fractions", "functools", "heapq", "http.client", "inspect", "itertools", "json", "logging",
-    "os", "pathlib", "pickle", "random", "re", "shutil", "socket", "sqlite3", "statistics",
-    "string", "subprocess", "tarfile", "textwrap", "threading", "typing", "unittest",
-    "urllib.request", "uuid", "zipfile",
+    "argparse",
+    "asyncio",
+    "collections",
+    "csv",
+    "datetime",
+    "decimal",
+    "difflib",
+    "email",
+    "fractions",
+    "functools",
+    "heapq",
+    "http.client",
+    "inspect",
+    "itertools",
+    "json",
+    "logging",
+    "os",
+    "pathlib",
+    "pickle",
+    "random",
+    "re",
+    "shutil",
+    "socket",
+    "sqlite3",
+    "statistics",
+    "string",
+    "subprocess",
+    "tarfile",
+    "textwrap",
+    "threading",
+    "typing",
+    "unittest",
+    "urllib.request",
+    "uuid",
+    "zipfile",
 )
 DISTRIBUTIONS = ("numpy", "scipy", "rapidfuzz", "evaluate", "datasets", "pandas", "requests", "rich")
 CYRILLIC_LOCALES = ("ru", "uk")
@@ -211,7 +241,10 @@ def _phrases(strings: list[str], script: re.Pattern[str]) -> list[str]:
 
 def _pseudo_words(rng: random.Random, lo: int, hi: int, count: int, min_len: int, max_len: int) -> list[str]:
     return sorted(
-        {"".join(chr(rng.randint(lo, hi)) for _ in range(rng.randint(min_len, max_len))) for _ in range(count)}
+        {
+            "".join(chr(rng.randint(lo, hi)) for _ in range(rng.randint(min_len, max_len)))
+            for _ in range(count)
+        }
     )
 
 
@@ -271,16 +304,57 @@ for _r, _row in enumerate(_KEYBOARD_ROWS):
 
 # OCR glyph confusions (one direction each; both directions are listed where common).
 _OCR_CONFUSIONS: dict[str, tuple[str, ...]] = {
-    "l": ("1", "I", "i"), "I": ("l", "1"), "1": ("l", "I", "7"), "O": ("0", "D", "Q"), "0": ("O", "o"),
-    "o": ("0", "a", "c"), "m": ("rn", "nn"), "n": ("h", "r"), "h": ("b", "n"), "e": ("c", "o"),
-    "c": ("e", "o"), "a": ("o", "e"), "S": ("5", "$"), "5": ("S",), "B": ("8", "E"), "8": ("B",),
-    "g": ("q", "9"), "q": ("g",), "u": ("v", "n"), "v": ("u", "y"), "t": ("f", "l"), "f": ("t",),
-    "Z": ("2",), "2": ("Z",), "G": ("6", "C"), "6": ("G", "b"), "E": ("F",), "P": ("R", "F"),
-    "rn": ("m",), "cl": ("d",), "vv": ("w",),
+    "l": ("1", "I", "i"),
+    "I": ("l", "1"),
+    "1": ("l", "I", "7"),
+    "O": ("0", "D", "Q"),
+    "0": ("O", "o"),
+    "o": ("0", "a", "c"),
+    "m": ("rn", "nn"),
+    "n": ("h", "r"),
+    "h": ("b", "n"),
+    "e": ("c", "o"),
+    "c": ("e", "o"),
+    "a": ("o", "e"),
+    "S": ("5", "$"),
+    "5": ("S",),
+    "B": ("8", "E"),
+    "8": ("B",),
+    "g": ("q", "9"),
+    "q": ("g",),
+    "u": ("v", "n"),
+    "v": ("u", "y"),
+    "t": ("f", "l"),
+    "f": ("t",),
+    "Z": ("2",),
+    "2": ("Z",),
+    "G": ("6", "C"),
+    "6": ("G", "b"),
+    "E": ("F",),
+    "P": ("R", "F"),
+    "rn": ("m",),
+    "cl": ("d",),
+    "vv": ("w",),
     # Cyrillic: Latin homoglyphs and close letters
-    "а": ("a", "о"), "е": ("e", "ё"), "о": ("o", "0"), "р": ("p",), "с": ("c", "е"), "х": ("x", "ж"),
-    "у": ("y", "ч"), "к": ("k", "н"), "и": ("н", "й"), "н": ("и", "п"), "п": ("л", "н"), "ш": ("щ", "w"),
-    "т": ("г",), "в": ("б", "з"), "з": ("э", "3"), "Н": ("H",), "К": ("K",), "М": ("M",), "Т": ("T",),
+    "а": ("a", "о"),
+    "е": ("e", "ё"),
+    "о": ("o", "0"),
+    "р": ("p",),
+    "с": ("c", "е"),
+    "х": ("x", "ж"),
+    "у": ("y", "ч"),
+    "к": ("k", "н"),
+    "и": ("н", "й"),
+    "н": ("и", "п"),
+    "п": ("л", "н"),
+    "ш": ("щ", "w"),
+    "т": ("г",),
+    "в": ("б", "з"),
+    "з": ("э", "3"),
+    "Н": ("H",),
+    "К": ("K",),
+    "М": ("M",),
+    "Т": ("T",),
 }
 
 
@@ -312,9 +386,7 @@ def _typo(rng: random.Random, text: str, edits: int) -> str:
 def _ocr_errors(rng: random.Random, text: str, edits: int, pool: str) -> str:
     """OCR-style errors: confusable glyphs first, else a drop, insertion or random glyph."""
     for _ in range(edits):
-        spots = [
-            (i, k) for k in _OCR_CONFUSIONS for i in range(len(text)) if text.startswith(k, i)
-        ]
+        spots = [(i, k) for k in _OCR_CONFUSIONS for i in range(len(text)) if text.startswith(k, i)]
         op = rng.random()
         if spots and op < 0.6:
             i, k = rng.choice(spots)
@@ -359,8 +431,20 @@ def _respace(rng: random.Random, text: str) -> str:
 # QA pairs
 # --------------------------------------------------------------------------------------------
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-           "October", "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _ABBREV = {m: m[:3] for m in _MONTHS}
 _ARTICLES = ("the", "a", "an", "The", "A", "An")
 
@@ -377,7 +461,11 @@ def _number_answer(rng: random.Random) -> tuple[str, list[str]]:
     if kind < 0.55:
         y, m, d = rng.randint(1950, 2024), rng.randint(1, 12), rng.randint(1, 28)
         long_form = f"{_MONTHS[m - 1]} {d}, {y}"
-        return long_form, [f"{m:02d}/{d:02d}/{y}", f"{d} {_ABBREV[_MONTHS[m - 1]]} {y}", f"{_MONTHS[m - 1]} {d} {y}"]
+        return long_form, [
+            f"{m:02d}/{d:02d}/{y}",
+            f"{d} {_ABBREV[_MONTHS[m - 1]]} {y}",
+            f"{_MONTHS[m - 1]} {d} {y}",
+        ]
     if kind < 0.7:
         pct = round(rng.uniform(0.1, 99.9), rng.choice((0, 1, 2)))
         return f"{pct}%", [f"{pct} %", f"{pct} percent", str(pct)]
@@ -424,8 +512,15 @@ def _pick_golds(rng: random.Random, first: str, alts: list[str]) -> list[str]:
 
 
 _QA_KINDS = (
-    ("exact", 27), ("case", 10), ("whitespace", 7), ("typo", 18), ("case+typo", 4),
-    ("partial", 10), ("verbose", 5), ("wrong", 14), ("empty", 5),
+    ("exact", 27),
+    ("case", 10),
+    ("whitespace", 7),
+    ("typo", 18),
+    ("case+typo", 4),
+    ("partial", 10),
+    ("verbose", 5),
+    ("wrong", 14),
+    ("empty", 5),
 )
 _VERBOSE = ("The answer is {}", "{} (see page 2)", "It is {}.", "Answer: {}", "{}, according to the document")
 
@@ -515,7 +610,9 @@ def _ocr_gold(rng: random.Random, src: SourceText) -> tuple[str, str, str]:
         elif form < 0.7:
             gold = f"{rng.randint(1, 999)}.{rng.randint(0, 99):02d}"
         else:
-            gold = "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(rng.randint(3, 8)))
+            gold = "".join(
+                rng.choice(string.ascii_uppercase + string.digits) for _ in range(rng.randint(3, 8))
+            )
         return gold, "digits", string.digits + string.ascii_uppercase
     if r < 0.89:
         gold = rng.choice(src.cyrillic)
@@ -532,8 +629,15 @@ def _ocr_gold(rng: random.Random, src: SourceText) -> tuple[str, str, str]:
 
 
 _OCR_KINDS = (
-    ("exact", 42), ("1-error", 24), ("2-3-errors", 14), ("case", 5), ("truncated", 5),
-    ("wrong", 5), ("empty-pred", 3), ("empty-gold", 1), ("both-empty", 1),
+    ("exact", 42),
+    ("1-error", 24),
+    ("2-3-errors", 14),
+    ("case", 5),
+    ("truncated", 5),
+    ("wrong", 5),
+    ("empty-pred", 3),
+    ("empty-gold", 1),
+    ("both-empty", 1),
 )
 
 
@@ -574,7 +678,6 @@ def ocr_pairs(n: int, seed: int = DEFAULT_SEED) -> tuple[list[str], list[str], l
     return preds, golds, kinds
 
 
-
 def ocr_line_pairs(n: int, seed: int = DEFAULT_SEED) -> tuple[list[str], list[str], list[str]]:
     """``n`` line-level recognition results (text lines of 25-60 characters, as in document or
     handwriting line recognition): (predictions, gold lines, error kind)."""
@@ -605,14 +708,32 @@ def ocr_line_pairs(n: int, seed: int = DEFAULT_SEED) -> tuple[list[str], list[st
         kinds.append(kind)
     return preds, golds, kinds
 
+
 # --------------------------------------------------------------------------------------------
 # ANLS* structured pairs
 # --------------------------------------------------------------------------------------------
 
 _FIELDS = (
-    "invoice_number", "invoice_date", "due_date", "vendor_name", "vendor_address", "customer_name",
-    "customer_address", "total_amount", "tax_amount", "currency", "payment_terms", "po_number",
-    "phone", "email", "iban", "order_id", "title", "author", "department", "signature",
+    "invoice_number",
+    "invoice_date",
+    "due_date",
+    "vendor_name",
+    "vendor_address",
+    "customer_name",
+    "customer_address",
+    "total_amount",
+    "tax_amount",
+    "currency",
+    "payment_terms",
+    "po_number",
+    "phone",
+    "email",
+    "iban",
+    "order_id",
+    "title",
+    "author",
+    "department",
+    "signature",
 )
 _LIST_FIELDS = ("items", "tags", "authors", "keywords", "account_numbers", "references")
 
@@ -751,8 +872,10 @@ def read_back(*columns: list[Any]) -> tuple[list[Any], ...]:
 
 if __name__ == "__main__":  # a peek at the corpora
     src = source_text()
-    print(f"sources: {len(src.sources)}; sentences {len(src.sentences)}, words {len(src.words)}, "
-          f"cyrillic {len(src.cyrillic)}, cjk {len(src.cjk)}; digest {src.digest}; notes {src.notes}")
+    print(
+        f"sources: {len(src.sources)}; sentences {len(src.sentences)}, words {len(src.words)}, "
+        f"cyrillic {len(src.cyrillic)}, cjk {len(src.cjk)}; digest {src.digest}; notes {src.notes}"
+    )
     rng_demo = random.Random(0)
     for name, fn in (("qa", qa_pairs), ("ocr", ocr_pairs), ("structured", structured_pairs)):
         p, r, k = fn(2000)

@@ -74,8 +74,12 @@ README_START, README_END = "<!-- bench:start -->", "<!-- bench:end -->"
 MiB = 1024 * 1024
 
 _THREAD_VARS = (
-    "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS", "RAYON_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "RAYON_NUM_THREADS",
 )
 
 
@@ -91,10 +95,26 @@ class Sizes:
     ned_nltk: int  # subsample for the nltk edit_distance loop
 
 
-FULL = Sizes(qa=100_000, ocr=100_000, structured=20_000, docvqa_python=10_000,
-             stvqa_reference=10_000, star_reference=2_000, ned_python=100_000, ned_nltk=20_000)
-QUICK = Sizes(qa=10_000, ocr=10_000, structured=2_000, docvqa_python=1_000,
-              stvqa_reference=1_000, star_reference=200, ned_python=10_000, ned_nltk=2_000)
+FULL = Sizes(
+    qa=100_000,
+    ocr=100_000,
+    structured=20_000,
+    docvqa_python=10_000,
+    stvqa_reference=10_000,
+    star_reference=2_000,
+    ned_python=100_000,
+    ned_nltk=20_000,
+)
+QUICK = Sizes(
+    qa=10_000,
+    ocr=10_000,
+    structured=2_000,
+    docvqa_python=1_000,
+    stvqa_reference=1_000,
+    star_reference=200,
+    ned_python=10_000,
+    ned_nltk=2_000,
+)
 
 
 def prepare_environment() -> str:
@@ -137,7 +157,9 @@ def levenshtein_py(a: str, b: str) -> int:
     return previous[-1]
 
 
-def rrc_docvqa_python(predictions: list[str], references: list[list[str]], threshold: float = 0.5) -> list[float]:
+def rrc_docvqa_python(
+    predictions: list[str], references: list[list[str]], threshold: float = 0.5
+) -> list[float]:
     """The Robust Reading Competition DocVQA rule: distance on normalized strings, divisor
     from the raw strings' upper-cased lengths, ``1 - min(ratio)``, below ``threshold`` -> 0."""
     scores = []
@@ -320,7 +342,9 @@ def measure_group(cases: list[Case], probe: RSSProbe) -> list[Row]:
                 rss[i] = probe.growth(base)
                 scores[i] = [float(x) for x in case.scores(out)]
                 if len(scores[i]) != case.items:
-                    raise RuntimeError(f"{case.group} / {case.name}: {len(scores[i])} scores for {case.items} items")
+                    raise RuntimeError(
+                        f"{case.group} / {case.name}: {len(scores[i])} scores for {case.items} items"
+                    )
             del out
             runs[i].append((elapsed, cpu, gct.total))
     rows = []
@@ -524,8 +548,12 @@ class Suite:
         self.info["evaluate_load_seconds"] = time.perf_counter() - t0
 
     def builders(self) -> list[tuple[str, Callable[[], list[list[Case]]]]]:
-        return [("QA", self.qa_groups), ("structured", self.star_groups), ("OCR", self.ned_groups),
-                ("OCR lines", self.ned_line_groups)]
+        return [
+            ("QA", self.qa_groups),
+            ("structured", self.star_groups),
+            ("OCR", self.ned_groups),
+            ("OCR lines", self.ned_line_groups),
+        ]
 
     def qa_groups(self) -> list[list[Case]]:
         import corpus
@@ -539,42 +567,110 @@ class Suite:
         elapsed = time.perf_counter() - t0
         n_golds = sum(len(r) for r in qa_r)
         self.info["qa"] = dict(
-            n=sz.qa, fingerprint=corpus.fingerprint(qa_p, qa_r), mix=_mix(qa_k), seconds=elapsed,
-            golds_per_q=n_golds / len(qa_r), chars_per_gold=sum(len(g) for r in qa_r for g in r) / n_golds,
+            n=sz.qa,
+            fingerprint=corpus.fingerprint(qa_p, qa_r),
+            mix=_mix(qa_k),
+            seconds=elapsed,
+            golds_per_q=n_golds / len(qa_r),
+            chars_per_gold=sum(len(g) for r in qa_r for g in r) / n_golds,
         )
         print(f"corpus: {sz.qa:,} QA pairs in {elapsed:.1f} s", flush=True)
         hf_anls = self.hf["anls"]
         n, k_doc, k_st = sz.qa, sz.docvqa_python, sz.stvqa_reference
         g = "ANLS docvqa"
         docvqa = [
-            Case(g, "metricore.compute_anls (core)", "core",
-                 lambda: metricore.compute_anls(qa_p, qa_r, variant="docvqa"), _scores_attr, n, n, repeat,
-                 warmup=lambda: metricore.compute_anls(qa_p[:w], qa_r[:w])),
-            Case(g, 'evaluate.load("metrics/anls").compute', "evaluate",
-                 lambda: hf_anls.compute(predictions=qa_p, references=qa_r), _scores_key, n, n, repeat,
-                 warmup=lambda: hf_anls.compute(predictions=qa_p[:w], references=qa_r[:w]),
-                 note="module loading excluded; includes the Arrow round trip of add_batch/compute"),
-            Case(g, "metricore.compute_anls (core), corpus as generated", "layout",
-                 lambda: metricore.compute_anls(gen_p, gen_r, variant="docvqa"), _scores_attr, n, n, repeat,
-                 note=LAYOUT_NOTE),
-            Case(g, "pure-Python RRC logic (DP Levenshtein)", "reference",
-                 lambda: rrc_docvqa_python(qa_p[:k_doc], qa_r[:k_doc]), _ident, k_doc, n, self.ref_repeat),
-            Case(g, "RapidFuzz loop, bare normalized_similarity", "baseline",
-                 lambda: rapidfuzz_bare(qa_p, qa_r), _ident, n, n, repeat,
-                 note="raw strings, no normalization, no cut-off: not the docvqa metric (its diff is "
-                 "informative only); the speed yardstick of the 3x goal"),
-            Case(g, "RapidFuzz loop + RRC normalize + 0.5 cut-off", "baseline",
-                 lambda: rapidfuzz_rrc(qa_p, qa_r), _ident, n, n, repeat,
-                 note="divisor from the normalized strings, so items whose raw and normalized lengths "
-                 "differ (extra whitespace) score differently by design"),
+            Case(
+                g,
+                "metricore.compute_anls (core)",
+                "core",
+                lambda: metricore.compute_anls(qa_p, qa_r, variant="docvqa"),
+                _scores_attr,
+                n,
+                n,
+                repeat,
+                warmup=lambda: metricore.compute_anls(qa_p[:w], qa_r[:w]),
+            ),
+            Case(
+                g,
+                'evaluate.load("metrics/anls").compute',
+                "evaluate",
+                lambda: hf_anls.compute(predictions=qa_p, references=qa_r),
+                _scores_key,
+                n,
+                n,
+                repeat,
+                warmup=lambda: hf_anls.compute(predictions=qa_p[:w], references=qa_r[:w]),
+                note="module loading excluded; includes the Arrow round trip of add_batch/compute",
+            ),
+            Case(
+                g,
+                "metricore.compute_anls (core), corpus as generated",
+                "layout",
+                lambda: metricore.compute_anls(gen_p, gen_r, variant="docvqa"),
+                _scores_attr,
+                n,
+                n,
+                repeat,
+                note=LAYOUT_NOTE,
+            ),
+            Case(
+                g,
+                "pure-Python RRC logic (DP Levenshtein)",
+                "reference",
+                lambda: rrc_docvqa_python(qa_p[:k_doc], qa_r[:k_doc]),
+                _ident,
+                k_doc,
+                n,
+                self.ref_repeat,
+            ),
+            Case(
+                g,
+                "RapidFuzz loop, bare normalized_similarity",
+                "baseline",
+                lambda: rapidfuzz_bare(qa_p, qa_r),
+                _ident,
+                n,
+                n,
+                repeat,
+                note="raw strings, no normalization, no cut-off: not the docvqa metric (its diff is "
+                "informative only); the speed yardstick of the 3x goal",
+            ),
+            Case(
+                g,
+                "RapidFuzz loop + RRC normalize + 0.5 cut-off",
+                "baseline",
+                lambda: rapidfuzz_rrc(qa_p, qa_r),
+                _ident,
+                n,
+                n,
+                repeat,
+                note="divisor from the normalized strings, so items whose raw and normalized lengths "
+                "differ (extra whitespace) score differently by design",
+            ),
         ]
         g = "ANLS stvqa_paper"
         stvqa = [
-            Case(g, "metricore.compute_anls (core)", "core",
-                 lambda: metricore.compute_anls(qa_p, qa_r, variant="stvqa_paper"), _scores_attr, n, n, repeat,
-                 warmup=lambda: metricore.compute_anls(qa_p[:w], qa_r[:w], variant="stvqa_paper")),
-            Case(g, "anls.anls_score loop (PyPI anls 0.0.2)", "reference",
-                 lambda: stvqa_reference(qa_p[:k_st], qa_r[:k_st]), _ident, k_st, n, self.ref_repeat),
+            Case(
+                g,
+                "metricore.compute_anls (core)",
+                "core",
+                lambda: metricore.compute_anls(qa_p, qa_r, variant="stvqa_paper"),
+                _scores_attr,
+                n,
+                n,
+                repeat,
+                warmup=lambda: metricore.compute_anls(qa_p[:w], qa_r[:w], variant="stvqa_paper"),
+            ),
+            Case(
+                g,
+                "anls.anls_score loop (PyPI anls 0.0.2)",
+                "reference",
+                lambda: stvqa_reference(qa_p[:k_st], qa_r[:k_st]),
+                _ident,
+                k_st,
+                n,
+                self.ref_repeat,
+            ),
         ]
         return [docvqa, stvqa]
 
@@ -593,14 +689,32 @@ class Suite:
         print(f"corpus: {sz.structured:,} structured pairs in {elapsed:.1f} s", flush=True)
         n, k = sz.structured, sz.star_reference
         g = "ANLS anls_star"
-        return [[
-            Case(g, "metricore.compute_anls (core)", "core",
-                 lambda: metricore.compute_anls(st_p, st_g, variant="anls_star"), _scores_attr, n, n, repeat,
-                 warmup=lambda: metricore.compute_anls(st_p[:w], st_g[:w], variant="anls_star")),
-            Case(g, "anls_star.anls_score loop (PyPI anls-star 1.0.1)", "reference",
-                 lambda: star_reference(st_p[:k], st_g[:k]), _ident, k, n, self.ref_repeat,
-                 warmup=lambda: star_reference(st_p[:20], st_g[:20])),
-        ]]
+        return [
+            [
+                Case(
+                    g,
+                    "metricore.compute_anls (core)",
+                    "core",
+                    lambda: metricore.compute_anls(st_p, st_g, variant="anls_star"),
+                    _scores_attr,
+                    n,
+                    n,
+                    repeat,
+                    warmup=lambda: metricore.compute_anls(st_p[:w], st_g[:w], variant="anls_star"),
+                ),
+                Case(
+                    g,
+                    "anls_star.anls_score loop (PyPI anls-star 1.0.1)",
+                    "reference",
+                    lambda: star_reference(st_p[:k], st_g[:k]),
+                    _ident,
+                    k,
+                    n,
+                    self.ref_repeat,
+                    warmup=lambda: star_reference(st_p[:20], st_g[:20]),
+                ),
+            ]
+        ]
 
     def ned_groups(self) -> list[list[Case]]:
         import corpus
@@ -616,8 +730,11 @@ class Suite:
         ocr_p, ocr_g = corpus.read_back(gen_p, gen_g)
         elapsed = time.perf_counter() - t0
         self.info["ocr"] = dict(
-            n=sz.ocr, fingerprint=corpus.fingerprint(ocr_p, ocr_g), seconds=elapsed,
-            scripts=_mix([k.split("/")[0] for k in ocr_k]), mix=_mix([k.split("/")[1] for k in ocr_k]),
+            n=sz.ocr,
+            fingerprint=corpus.fingerprint(ocr_p, ocr_g),
+            seconds=elapsed,
+            scripts=_mix([k.split("/")[0] for k in ocr_k]),
+            mix=_mix([k.split("/")[1] for k in ocr_k]),
             chars_per_gold=sum(map(len, ocr_g)) / len(ocr_g),
         )
         print(f"corpus: {sz.ocr:,} OCR pairs in {elapsed:.1f} s", flush=True)
@@ -627,31 +744,97 @@ class Suite:
         ned_editdistance = ned_loop(editdistance.eval)
         ned_rapidfuzz = ned_loop(Levenshtein.distance)
         g = "1-NED"
-        return [[
-            Case(g, "metricore.compute_one_minus_ned (core)", "core",
-                 lambda: metricore.compute_one_minus_ned(ocr_p, ocr_g), _scores_attr, n, n, repeat,
-                 warmup=lambda: metricore.compute_one_minus_ned(ocr_p[:w], ocr_g[:w])),
-            Case(g, 'evaluate.load("metrics/one_minus_ned").compute', "evaluate",
-                 lambda: hf_ned.compute(predictions=ocr_p, references=ocr_g), _scores_key, n, n, repeat,
-                 warmup=lambda: hf_ned.compute(predictions=ocr_p[:w], references=ocr_g[:w]),
-                 note="module loading excluded; includes the Arrow round trip of add_batch/compute"),
-            Case(g, "metricore.compute_one_minus_ned (core), corpus as generated", "layout",
-                 lambda: metricore.compute_one_minus_ned(gen_p, gen_g), _scores_attr, n, n, repeat,
-                 note=LAYOUT_NOTE),
-            Case(g, "pure-Python loop (DP Levenshtein, ICDAR rule)", "reference",
-                 lambda: ned_icdar_python(ocr_p[:k], ocr_g[:k]), _ident, k, n, self.ref_repeat),
-            Case(g, "nltk edit_distance loop (ICDAR rule)", "reference",
-                 lambda: ned_nltk(ocr_p[:k_nltk], ocr_g[:k_nltk]), _ident, k_nltk, n, self.ref_repeat,
-                 note="what clovaai/deep-text-recognition-benchmark test.py calls; no goal attached"),
-            Case(g, "editdistance.eval loop (ICDAR rule)", "baseline",
-                 lambda: ned_editdistance(ocr_p, ocr_g), _ident, n, n, repeat),
-            Case(g, "RapidFuzz Levenshtein.distance loop (ICDAR rule)", "baseline",
-                 lambda: ned_rapidfuzz(ocr_p, ocr_g), _ident, n, n, repeat),
-            Case(g, "RapidFuzz process.cpdist alone (distances, no rule, no checks)", "baseline",
-                 lambda: cpdist_only(ocr_p, ocr_g), _ident, n, n, repeat,
-                 note="the one C++ call the core makes, with nothing around it: the floor of any "
-                 "RapidFuzz-based 1-NED (its scores are distances, so its diff is not meaningful)"),
-        ]]
+        return [
+            [
+                Case(
+                    g,
+                    "metricore.compute_one_minus_ned (core)",
+                    "core",
+                    lambda: metricore.compute_one_minus_ned(ocr_p, ocr_g),
+                    _scores_attr,
+                    n,
+                    n,
+                    repeat,
+                    warmup=lambda: metricore.compute_one_minus_ned(ocr_p[:w], ocr_g[:w]),
+                ),
+                Case(
+                    g,
+                    'evaluate.load("metrics/one_minus_ned").compute',
+                    "evaluate",
+                    lambda: hf_ned.compute(predictions=ocr_p, references=ocr_g),
+                    _scores_key,
+                    n,
+                    n,
+                    repeat,
+                    warmup=lambda: hf_ned.compute(predictions=ocr_p[:w], references=ocr_g[:w]),
+                    note="module loading excluded; includes the Arrow round trip of add_batch/compute",
+                ),
+                Case(
+                    g,
+                    "metricore.compute_one_minus_ned (core), corpus as generated",
+                    "layout",
+                    lambda: metricore.compute_one_minus_ned(gen_p, gen_g),
+                    _scores_attr,
+                    n,
+                    n,
+                    repeat,
+                    note=LAYOUT_NOTE,
+                ),
+                Case(
+                    g,
+                    "pure-Python loop (DP Levenshtein, ICDAR rule)",
+                    "reference",
+                    lambda: ned_icdar_python(ocr_p[:k], ocr_g[:k]),
+                    _ident,
+                    k,
+                    n,
+                    self.ref_repeat,
+                ),
+                Case(
+                    g,
+                    "nltk edit_distance loop (ICDAR rule)",
+                    "reference",
+                    lambda: ned_nltk(ocr_p[:k_nltk], ocr_g[:k_nltk]),
+                    _ident,
+                    k_nltk,
+                    n,
+                    self.ref_repeat,
+                    note="what clovaai/deep-text-recognition-benchmark test.py calls; no goal attached",
+                ),
+                Case(
+                    g,
+                    "editdistance.eval loop (ICDAR rule)",
+                    "baseline",
+                    lambda: ned_editdistance(ocr_p, ocr_g),
+                    _ident,
+                    n,
+                    n,
+                    repeat,
+                ),
+                Case(
+                    g,
+                    "RapidFuzz Levenshtein.distance loop (ICDAR rule)",
+                    "baseline",
+                    lambda: ned_rapidfuzz(ocr_p, ocr_g),
+                    _ident,
+                    n,
+                    n,
+                    repeat,
+                ),
+                Case(
+                    g,
+                    "RapidFuzz process.cpdist alone (distances, no rule, no checks)",
+                    "baseline",
+                    lambda: cpdist_only(ocr_p, ocr_g),
+                    _ident,
+                    n,
+                    n,
+                    repeat,
+                    note="the one C++ call the core makes, with nothing around it: the floor of any "
+                    "RapidFuzz-based 1-NED (its scores are distances, so its diff is not meaningful)",
+                ),
+            ]
+        ]
 
     def ned_line_groups(self) -> list[list[Case]]:
         """1-NED on text lines: the pure-Python DP costs O(len^2) per pair, the core's C++ kernel
@@ -666,19 +849,40 @@ class Suite:
         p, g_ = corpus.read_back(p, g_)
         elapsed = time.perf_counter() - t0
         self.info["ocr_lines"] = dict(
-            n=sz.ocr, fingerprint=corpus.fingerprint(p, g_), seconds=elapsed, mix=_mix(kinds),
+            n=sz.ocr,
+            fingerprint=corpus.fingerprint(p, g_),
+            seconds=elapsed,
+            mix=_mix(kinds),
             chars_per_gold=sum(map(len, g_)) / len(g_),
         )
         print(f"corpus: {sz.ocr:,} OCR text lines in {elapsed:.1f} s", flush=True)
         n, k = sz.ocr, sz.ned_python // 10
         g = "1-NED (text lines)"
-        return [[
-            Case(g, "metricore.compute_one_minus_ned (core)", "core",
-                 lambda: metricore.compute_one_minus_ned(p, g_), _scores_attr, n, n, repeat,
-                 warmup=lambda: metricore.compute_one_minus_ned(p[:w], g_[:w])),
-            Case(g, "pure-Python loop (DP Levenshtein, ICDAR rule)", "reference",
-                 lambda: ned_icdar_python(p[:k], g_[:k]), _ident, k, n, self.ref_repeat),
-        ]]
+        return [
+            [
+                Case(
+                    g,
+                    "metricore.compute_one_minus_ned (core)",
+                    "core",
+                    lambda: metricore.compute_one_minus_ned(p, g_),
+                    _scores_attr,
+                    n,
+                    n,
+                    repeat,
+                    warmup=lambda: metricore.compute_one_minus_ned(p[:w], g_[:w]),
+                ),
+                Case(
+                    g,
+                    "pure-Python loop (DP Levenshtein, ICDAR rule)",
+                    "reference",
+                    lambda: ned_icdar_python(p[:k], g_[:k]),
+                    _ident,
+                    k,
+                    n,
+                    self.ref_repeat,
+                ),
+            ]
+        ]
 
 
 def _mix(kinds: list[str]) -> str:
@@ -690,17 +894,42 @@ def _mix(kinds: list[str]) -> str:
 
 GOALS = (
     # (group, implementation name, minimum speed-up, description)
-    ("ANLS docvqa", "pure-Python RRC logic (DP Levenshtein)", 50.0, "core >= 50x faster than pure-Python RRC"),
-    ("ANLS docvqa", "RapidFuzz loop, bare normalized_similarity", 1 / 3,
-     "core within 3x of the bare RapidFuzz loop"),
-    ("ANLS anls_star", "anls_star.anls_score loop (PyPI anls-star 1.0.1)", 20.0,
-     "core >= 20x faster than anls_star.anls_score"),
-    ("1-NED", "pure-Python loop (DP Levenshtein, ICDAR rule)", 100.0,
-     "core >= 100x faster than pure-Python (scene-text words, textbook DP)"),
-    ("1-NED", "nltk edit_distance loop (ICDAR rule)", 100.0,
-     "core >= 100x faster than pure-Python (scene-text words, the official scorer's nltk DP)"),
-    ("1-NED (text lines)", "pure-Python loop (DP Levenshtein, ICDAR rule)", 100.0,
-     "core >= 100x faster than pure-Python (text lines)"),
+    (
+        "ANLS docvqa",
+        "pure-Python RRC logic (DP Levenshtein)",
+        50.0,
+        "core >= 50x faster than pure-Python RRC",
+    ),
+    (
+        "ANLS docvqa",
+        "RapidFuzz loop, bare normalized_similarity",
+        1 / 3,
+        "core within 3x of the bare RapidFuzz loop",
+    ),
+    (
+        "ANLS anls_star",
+        "anls_star.anls_score loop (PyPI anls-star 1.0.1)",
+        20.0,
+        "core >= 20x faster than anls_star.anls_score",
+    ),
+    (
+        "1-NED",
+        "pure-Python loop (DP Levenshtein, ICDAR rule)",
+        100.0,
+        "core >= 100x faster than pure-Python (scene-text words, textbook DP)",
+    ),
+    (
+        "1-NED",
+        "nltk edit_distance loop (ICDAR rule)",
+        100.0,
+        "core >= 100x faster than pure-Python (scene-text words, the official scorer's nltk DP)",
+    ),
+    (
+        "1-NED (text lines)",
+        "pure-Python loop (DP Levenshtein, ICDAR rule)",
+        100.0,
+        "core >= 100x faster than pure-Python (text lines)",
+    ),
 )
 
 
@@ -714,8 +943,9 @@ def check_goals(rows: list[Row]) -> list[tuple[str, str, str, bool]]:
             measured = f"{row.speedup:,.1f}x (CPU time: {row.cpu_speedup:,.1f}x)"
             target = f">= {minimum:g}x"
         else:
-            measured = (f"core takes {1 / row.speedup:.2f}x the loop's time "
-                        f"(CPU time: {1 / row.cpu_speedup:.2f}x)")
+            measured = (
+                f"core takes {1 / row.speedup:.2f}x the loop's time (CPU time: {1 / row.cpu_speedup:.2f}x)"
+            )
             target = f"core time <= {1 / minimum:g}x loop time"
         out.append((text, target, measured, row.speedup >= minimum))
     return out
@@ -740,7 +970,9 @@ class CPUShare:
         except (OSError, ValueError):
             return None
         hz = os.sysconf("SC_CLK_TCK")
-        busy = sum(fields[i] for i in (0, 1, 2, 5, 6, 7) if i < len(fields)) / hz  # user nice system irq softirq steal
+        busy = (
+            sum(fields[i] for i in (0, 1, 2, 5, 6, 7) if i < len(fields)) / hz
+        )  # user nice system irq softirq steal
         own = os.times()
         return busy, own.user + own.system, time.perf_counter()
 
@@ -750,8 +982,10 @@ class CPUShare:
             return "n/a (no /proc/stat)"
         busy, own, wall = (e - s for e, s in zip(end, self.start))
         other = max(0.0, busy - own) / wall
-        return (f"{other:.2f} CPUs on average (of {os.cpu_count()}) were busy with other processes "
-                f"while this suite ran; this process used {own / wall:.2f}")
+        return (
+            f"{other:.2f} CPUs on average (of {os.cpu_count()}) were busy with other processes "
+            f"while this suite ran; this process used {own / wall:.2f}"
+        )
 
 
 def machine_facts() -> list[tuple[str, str]]:
@@ -772,8 +1006,19 @@ def machine_facts() -> list[tuple[str, str]]:
     except AttributeError:
         usable = os.cpu_count() or 0
     versions = []
-    for dist in ("numpy", "scipy", "rapidfuzz", "metricore", "evaluate", "datasets", "anls", "anls-star",
-                 "editdistance", "munkres", "nltk"):
+    for dist in (
+        "numpy",
+        "scipy",
+        "rapidfuzz",
+        "metricore",
+        "evaluate",
+        "datasets",
+        "anls",
+        "anls-star",
+        "editdistance",
+        "munkres",
+        "nltk",
+    ):
         try:
             versions.append(f"{dist} {md.version(dist)}")
         except md.PackageNotFoundError:
@@ -785,13 +1030,28 @@ def machine_facts() -> list[tuple[str, str]]:
         ("Packages", ", ".join(versions)),
     ]
     try:
-        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "metricore", "metricore_hf",
-                                "metrics"], capture_output=True, text=True, timeout=10, check=True).stdout.split("\n")
+        head = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO), "status", "--porcelain", "--", "metricore", "metricore_hf", "metrics"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.split("\n")
         changed = sorted(line[3:] for line in dirty if line.strip())
-        facts.append(("Code measured", f"git HEAD {head}" + (
-            f"; uncommitted changes in {', '.join(changed)}" if changed else "; metricore clean")))
+        facts.append(
+            (
+                "Code measured",
+                f"git HEAD {head}"
+                + (f"; uncommitted changes in {', '.join(changed)}" if changed else "; metricore clean"),
+            )
+        )
     except (OSError, subprocess.SubprocessError):
         pass
     return facts
@@ -826,8 +1086,17 @@ def render_goals(goals: list[tuple[str, str, str, bool]]) -> str:
     return out
 
 
-def render_results(rows: list[Row], goals, suite: Suite, args, wall: float, probe: RSSProbe,
-                   started: str, load: tuple[str, str], cpu_share: str) -> str:
+def render_results(
+    rows: list[Row],
+    goals,
+    suite: Suite,
+    args,
+    wall: float,
+    probe: RSSProbe,
+    started: str,
+    load: tuple[str, str],
+    cpu_share: str,
+) -> str:
     import corpus
 
     info = suite.info
@@ -835,10 +1104,13 @@ def render_results(rows: list[Row], goals, suite: Suite, args, wall: float, prob
     qa, ocr, st = info["qa"], info["ocr"], info["structured"]
     notes = [f"- **{r.case.group} / {r.case.name}**: {r.case.note}" for r in rows if r.case.note]
     sub = [r for r in rows if r.subsample]
-    cmd = "python benchmarks/run.py" + (" --quick" if args.quick else "") + (
-        f" --repeat {args.repeat}" if args.repeat != 3 else "") + (
-        f" --ref-repeat {args.ref_repeat}" if args.ref_repeat != 3 else "") + (
-        f" --seed {args.seed}" if args.seed is not None else "")
+    cmd = (
+        "python benchmarks/run.py"
+        + (" --quick" if args.quick else "")
+        + (f" --repeat {args.repeat}" if args.repeat != 3 else "")
+        + (f" --ref-repeat {args.ref_repeat}" if args.ref_repeat != 3 else "")
+        + (f" --seed {args.seed}" if args.seed is not None else "")
+    )
     text = [
         "# metricore benchmarks",
         "",
@@ -874,8 +1146,7 @@ def render_results(rows: list[Row], goals, suite: Suite, args, wall: float, prob
         "buffers allocated during the call; RapidFuzz's C++ scratch space and Arrow buffers are not traced).",
         f"- **RSS growth**: first timed run, {probe.method}; memory freed earlier and reused by the "
         "allocator makes small values read as 0.",
-        "- **Agreement**: per-item scores of each implementation against the core on the items both "
-        "scored.",
+        "- **Agreement**: per-item scores of each implementation against the core on the items both scored.",
         "",
         "## Corpus",
         "",
@@ -891,9 +1162,15 @@ def render_results(rows: list[Row], goals, suite: Suite, args, wall: float, prob
         f"question, {qa['chars_per_gold']:.1f} characters per gold; predictions: {qa['mix']}.",
         f"- OCR: {ocr['n']:,} pairs (fingerprint `{ocr['fingerprint']}`), {ocr['chars_per_gold']:.1f} characters "
         f"per gold; scripts: {ocr['scripts']}; predictions: {ocr['mix']}.",
-        *([f"- OCR text lines: {lines['n']:,} pairs (fingerprint `{lines['fingerprint']}`), "
-           f"{lines['chars_per_gold']:.1f} characters per gold line (English sentences); predictions: "
-           f"{lines['mix']}."] if (lines := info.get("ocr_lines")) else []),
+        *(
+            [
+                f"- OCR text lines: {lines['n']:,} pairs (fingerprint `{lines['fingerprint']}`), "
+                f"{lines['chars_per_gold']:.1f} characters per gold line (English sentences); predictions: "
+                f"{lines['mix']}."
+            ]
+            if (lines := info.get("ocr_lines"))
+            else []
+        ),
         f"- Structured (ANLS*): {st['n']:,} pairs (fingerprint `{st['fingerprint']}`): {st['mix']}.",
         "",
         "## Machine",
@@ -933,7 +1210,15 @@ def run_metric_modules(quick: bool, skip: bool) -> list[dict[str, Any]]:
         for row in module.run(n):
             row = dict(row)
             row.setdefault("module", name)
-            print("  " + "  ".join(f"{k}={row[k]}" for k in ("metric", "impl", "items", "seconds", "ratio_vs_reference") if k in row), flush=True)
+            print(
+                "  "
+                + "  ".join(
+                    f"{k}={row[k]}"
+                    for k in ("metric", "impl", "items", "seconds", "ratio_vs_reference")
+                    if k in row
+                ),
+                flush=True,
+            )
             rows.append(row)
         gc.collect()
     return rows
@@ -986,13 +1271,26 @@ def render_extra(extra: list[dict[str, Any]]) -> str:
 #: evaluate run has warm synonym caches and cold token caches; it is set against the core's
 #: cold-cache run (so its overhead is, if anything, understated).
 EXTRA_OVERHEAD_PAIRS = (
-    ("token_f1 squad [squad_like, 3 golds]", "metricore core compute_token_f1",
-     "evaluate.load('metrics/token_f1').compute (plain lists)"),
-    ("token_f1 squad [squad_like, 3 golds]", "metricore core compute_token_f1",
-     "evaluate ... .compute (HF SQuAD dict format)"),
-    ("meteor", "metricore.compute_meteor (text, cold caches)", 'evaluate.load("metrics/meteor").compute (text)'),
-    ("cider_d end to end", "metricore.compute_cider (end to end, raw captions)",
-     'evaluate.load("metrics/cider").compute (raw captions)'),
+    (
+        "token_f1 squad [squad_like, 3 golds]",
+        "metricore core compute_token_f1",
+        "evaluate.load('metrics/token_f1').compute (plain lists)",
+    ),
+    (
+        "token_f1 squad [squad_like, 3 golds]",
+        "metricore core compute_token_f1",
+        "evaluate ... .compute (HF SQuAD dict format)",
+    ),
+    (
+        "meteor",
+        "metricore.compute_meteor (text, cold caches)",
+        'evaluate.load("metrics/meteor").compute (text)',
+    ),
+    (
+        "cider_d end to end",
+        "metricore.compute_cider (end to end, raw captions)",
+        'evaluate.load("metrics/cider").compute (raw captions)',
+    ),
 )
 
 
@@ -1005,8 +1303,14 @@ def evaluate_overhead(rows: list[Row], extra: list[dict[str, Any]]) -> list[dict
         core = next((r for r in members if r.case.role == "core"), None)
         for r in members:
             if core is not None and r.case.role == "evaluate":
-                out.append({"metric": group, "impl": r.case.name, "core_per_item": core.seconds / core.case.items,
-                            "evaluate_per_item": r.seconds / r.case.items})
+                out.append(
+                    {
+                        "metric": group,
+                        "impl": r.case.name,
+                        "core_per_item": core.seconds / core.case.items,
+                        "evaluate_per_item": r.seconds / r.case.items,
+                    }
+                )
     for metric, core_impl, ev_impl in EXTRA_OVERHEAD_PAIRS:
         found = {}
         for impl in (core_impl, ev_impl):
@@ -1019,8 +1323,14 @@ def evaluate_overhead(rows: list[Row], extra: list[dict[str, Any]]) -> list[dict
                 break
             found[impl] = seconds / items
         else:
-            out.append({"metric": metric, "impl": ev_impl, "core_per_item": found[core_impl],
-                        "evaluate_per_item": found[ev_impl]})
+            out.append(
+                {
+                    "metric": metric,
+                    "impl": ev_impl,
+                    "core_per_item": found[core_impl],
+                    "evaluate_per_item": found[ev_impl],
+                }
+            )
     return out
 
 
@@ -1035,12 +1345,16 @@ def render_overhead_table(overhead: list[dict[str, Any]]) -> list[str]:
     ]
     for o in overhead:
         core, ev = o["core_per_item"], o["evaluate_per_item"]
-        lines.append(f"| {o['metric']} | {o['impl']} | {_fmt_rate(1 / core)} | {_fmt_rate(1 / ev)} | "
-                     f"{ev / core:.2f}x | {(ev - core) * 1e6:,.1f} |")
+        lines.append(
+            f"| {o['metric']} | {o['impl']} | {_fmt_rate(1 / core)} | {_fmt_rate(1 / ev)} | "
+            f"{ev / core:.2f}x | {(ev - core) * 1e6:,.1f} |"
+        )
     return lines
 
 
-def render_readme_block(rows: list[Row], goals, args, started: str, extra: list[dict[str, Any]] | None = None) -> str:
+def render_readme_block(
+    rows: list[Row], goals, args, started: str, extra: list[dict[str, Any]] | None = None
+) -> str:
     lines = [
         README_START,
         f"Measured by `python benchmarks/run.py{' --quick' if args.quick else ''}` on {started}"
@@ -1051,8 +1365,10 @@ def render_readme_block(rows: list[Row], goals, args, started: str, extra: list[
         "|---|---|---:|---:|---:|---|",
     ]
     for r in rows:
-        lines.append(f"| {r.case.group} | {r.case.name} | {_fmt_rate(r.rate)} | {_fmt_speedup(r)} | "
-                     f"{_fmt_mib(r.tracemalloc_peak)} | {_fmt_diff(r)} |")
+        lines.append(
+            f"| {r.case.group} | {r.case.name} | {_fmt_rate(r.rate)} | {_fmt_speedup(r)} | "
+            f"{_fmt_mib(r.tracemalloc_peak)} | {_fmt_diff(r)} |"
+        )
     lines += render_extra_table(extra or [])
     lines += render_overhead_table(evaluate_overhead(rows, extra or []))
     lines += ["", render_goals(goals).rstrip(), README_END]
@@ -1064,7 +1380,7 @@ def update_readme(readme: Path, block: str) -> None:
         print(f"README: {readme} does not exist; skipping --write-readme")
         return
     text = readme.read_text(encoding="utf-8")
-    if README_START not in text or README_END not in text[text.find(README_START):]:
+    if README_START not in text or README_END not in text[text.find(README_START) :]:
         print(f"README: markers {README_START} / {README_END} not found in {readme}; skipping")
         return
     start = text.index(README_START)
@@ -1116,18 +1432,36 @@ def profile_core(group: list[Case]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="10x smaller corpora (smoke test)")
-    parser.add_argument("--write-readme", action="store_true",
-                        help=f"replace the block between {README_START} and {README_END} in README.md")
+    parser.add_argument(
+        "--write-readme",
+        action="store_true",
+        help=f"replace the block between {README_START} and {README_END} in README.md",
+    )
     parser.add_argument("--readme", type=Path, default=README, help=argparse.SUPPRESS)  # for testing
-    parser.add_argument("--output", type=Path, default=None,
-                        help="results file (default benchmarks/results.md, or results-quick.md with --quick)")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="results file (default benchmarks/results.md, or results-quick.md with --quick)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="corpus seed (default: corpus.DEFAULT_SEED)")
-    parser.add_argument("--repeat", type=int, default=7, help="runs per fast case; the best counts (default 7)")
-    parser.add_argument("--ref-repeat", type=int, default=3,
-                        help="runs per slow reference (pure Python, PyPI anls/anls-star, nltk; default 3)")
-    parser.add_argument("--profile", action="store_true", help="also cProfile the core calls into benchmarks/out/")
-    parser.add_argument("--only-anls-ned", action="store_true",
-                        help="skip the token F1, METEOR and CIDEr benchmarks (bench_*.py)")
+    parser.add_argument(
+        "--repeat", type=int, default=7, help="runs per fast case; the best counts (default 7)"
+    )
+    parser.add_argument(
+        "--ref-repeat",
+        type=int,
+        default=3,
+        help="runs per slow reference (pure Python, PyPI anls/anls-star, nltk; default 3)",
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="also cProfile the core calls into benchmarks/out/"
+    )
+    parser.add_argument(
+        "--only-anls-ned",
+        action="store_true",
+        help="skip the token F1, METEOR and CIDEr benchmarks (bench_*.py)",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.ref_repeat < 1:
         parser.error("--repeat and --ref-repeat must be at least 1")
@@ -1182,7 +1516,9 @@ def main(argv: list[str] | None = None) -> int:
         output.write_text(
             render_results(rows, goals, suite, args, wall, probe, started, (load_start, load_end), others)
             + render_extra(extra)
-            + "\n".join(["", "## evaluate-path overhead", *render_overhead_table(evaluate_overhead(rows, extra)), ""]),
+            + "\n".join(
+                ["", "## evaluate-path overhead", *render_overhead_table(evaluate_overhead(rows, extra)), ""]
+            ),
             encoding="utf-8",
         )
         print(f"\nresults: {output}")

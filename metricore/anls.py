@@ -213,13 +213,9 @@ def _dude_prediction(pred: Any, index: int) -> str | list[str]:
     if isinstance(pred, (list, tuple)):
         for j, item in enumerate(pred):
             if not isinstance(item, str):
-                raise TypeError(
-                    f"anls: `predictions[{index}][{j}]` must be a str, got {type(item).__name__}"
-                )
+                raise TypeError(f"anls: `predictions[{index}][{j}]` must be a str, got {type(item).__name__}")
         return list(pred)
-    raise TypeError(
-        f"anls: `predictions[{index}]` must be a str or a list of str, got {type(pred).__name__}"
-    )
+    raise TypeError(f"anls: `predictions[{index}]` must be a str or a list of str, got {type(pred).__name__}")
 
 
 def _dude_reference(ref: Any, index: int) -> tuple[list[str], str | None]:
@@ -342,7 +338,10 @@ def compute_anls(
             gold_column(refs, _METRIC)
             raise
     elif spec.structure == "anls_star":
-        pairs = [anls_star_score(r, p, threshold=threshold, where=str(i)) for i, (p, r) in enumerate(zip(preds, refs))]
+        pairs = [
+            anls_star_score(r, p, threshold=threshold, where=str(i))
+            for i, (p, r) in enumerate(zip(preds, refs))
+        ]
         scores_arr = np.fromiter((s for s, _ in pairs), np.float64, len(pairs))
         picks = BestPick([c for _, c in pairs])
     else:

@@ -86,9 +86,13 @@ def task_distributions(
     return out
 
 
-def _interval(score: float, values: np.ndarray, confidence: float, n_resamples: int, seed: int | None) -> ConfidenceInterval:
+def _interval(
+    score: float, values: np.ndarray, confidence: float, n_resamples: int, seed: int | None
+) -> ConfidenceInterval:
     low, high = percentile_interval(values, confidence)
-    return ConfidenceInterval(score, low, high, confidence, n_resamples, seed, float(values.mean()), float(values.std()))
+    return ConfidenceInterval(
+        score, low, high, confidence, n_resamples, seed, float(values.mean()), float(values.std())
+    )
 
 
 def challenge_intervals(
@@ -110,12 +114,16 @@ def challenge_intervals(
         groups[task.group] += dists[name]
     out = {"integral": _interval(result.integral, integral, confidence, n_resamples, seed)}
     for group, values in groups.items():
-        out[f"{group}_sum"] = _interval(result.group_sums.get(group, math.nan), values, confidence, n_resamples, seed)
+        out[f"{group}_sum"] = _interval(
+            result.group_sums.get(group, math.nan), values, confidence, n_resamples, seed
+        )
     for name, task in result.tasks.items():
         if name not in out:
             out[name] = _interval(task.score, dists[name], confidence, n_resamples, seed)
     return out
 
 
-def _provider(result: Any, confidence: float, n_resamples: int, seed: int | None) -> dict[str, ConfidenceInterval]:
+def _provider(
+    result: Any, confidence: float, n_resamples: int, seed: int | None
+) -> dict[str, ConfidenceInterval]:
     return challenge_intervals(result, confidence=confidence, n_resamples=n_resamples, seed=seed)

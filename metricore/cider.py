@@ -184,9 +184,13 @@ class DocumentFrequency:
 
     def __post_init__(self) -> None:
         if not isinstance(self.counts, Mapping):
-            raise TypeError(f"cider: DocumentFrequency.counts must be a mapping, got {type(self.counts).__name__}")
+            raise TypeError(
+                f"cider: DocumentFrequency.counts must be a mapping, got {type(self.counts).__name__}"
+            )
         if isinstance(self.num_images, bool) or not isinstance(self.num_images, int) or self.num_images < 1:
-            raise ValueError(f"cider: DocumentFrequency.num_images must be an int >= 1, got {self.num_images!r}")
+            raise ValueError(
+                f"cider: DocumentFrequency.num_images must be an int >= 1, got {self.num_images!r}"
+            )
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 1:
             raise ValueError(f"cider: DocumentFrequency.n must be an int >= 1, got {self.n!r}")
         if self.tokenizer not in _TOKENIZERS.values():
@@ -232,8 +236,15 @@ class DocumentFrequency:
             text = " ".join(key) if isinstance(key, tuple) else key
             if not isinstance(text, str) or not text or text != " ".join(text.split()):
                 raise ValueError(f"cider: document-frequency key {key!r} is not an n-gram of words")
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 0:
-                raise ValueError(f"cider: document frequency of {key!r} must be a whole number >= 0, got {value!r}")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or value != int(value)
+                or value < 0
+            ):
+                raise ValueError(
+                    f"cider: document frequency of {key!r} must be a whole number >= 0, got {value!r}"
+                )
             table[text] = int(value)
             longest = max(longest, text.count(" ") + 1)
         return cls(table, num_images, n if n is not None else max(longest, 1), tokenizer)
@@ -260,7 +271,9 @@ class DocumentFrequency:
         with opener(path, "rb") as fh:  # type: ignore[operator]
             data = json.loads(fh.read().decode("utf-8"))
         if not isinstance(data, dict) or data.get("format") != _DF_FORMAT:
-            raise ValueError(f"cider: {os.fspath(path)!r} is not a document-frequency table written by DocumentFrequency.save")
+            raise ValueError(
+                f"cider: {os.fspath(path)!r} is not a document-frequency table written by DocumentFrequency.save"
+            )
         if data.get("version") != 1:
             raise ValueError(f"cider: unsupported document-frequency table version {data.get('version')!r}")
         return cls(
@@ -306,7 +319,9 @@ def _check_sigma(sigma: Any) -> float:
 
 
 def _check_references(references: Any, name: str, start: int = 0) -> list[list[str]]:
-    refs = string_alternatives_column(as_list(references, _METRIC, name), _METRIC, start=start, allow_empty=True)
+    refs = string_alternatives_column(
+        as_list(references, _METRIC, name), _METRIC, start=start, allow_empty=True
+    )
     for i, r in enumerate(refs):
         if not r:
             raise ValueError(
@@ -546,7 +561,9 @@ def _cider_scores(
         else:
             idf = _idf_from_table(stats, k, table)
         weight = tf * idf[gid]
-        norm = np.sqrt(np.bincount(sent, weights=weight * weight, minlength=len(sentences)).astype(np.float64))
+        norm = np.sqrt(
+            np.bincount(sent, weights=weight * weight, minlength=len(sentences)).astype(np.float64)
+        )
 
         # candidate entries: caption index == image index, sorted by (image, n-gram id)
         h_key = sent[~is_ref] * size + gid[~is_ref]
@@ -566,7 +583,13 @@ def _cider_scores(
             val *= penalty
         per_order[:, k] = np.bincount(image_of_ref, weights=val, minlength=num_images)
     statistics = CIDErStatistics(
-        num_images, ref_counts, tuple(stats.entries), tuple(stats.sizes), penalty, spec.clipped, table is not None
+        num_images,
+        ref_counts,
+        tuple(stats.entries),
+        tuple(stats.sizes),
+        penalty,
+        spec.clipped,
+        table is not None,
     )
     return per_order.mean(axis=1) / ref_counts * CIDER_SCALE, statistics
 
@@ -595,7 +618,9 @@ class CIDErExplanation:
             return "empty candidate → 0"
         n = len(self.candidate_ngrams)
         per_order = [sum(m.order == k for m in self.matches) for k in range(1, n + 1)]
-        text = f"shared 1-{n}-grams: " + " · ".join(f"{s}/{c}" for s, c in zip(per_order, self.candidate_ngrams))
+        text = f"shared 1-{n}-grams: " + " · ".join(
+            f"{s}/{c}" for s, c in zip(per_order, self.candidate_ngrams)
+        )
         if self.matches:
             top = self.matches[-1].order
             text += f" | longest: “{next(m.ngram for m in self.matches if m.order == top)}”"
@@ -636,17 +661,21 @@ def explain_cider(
     ref_words = [s.split() for s in _tokenized(flat, tokenize, "references")]
 
     def grams(words: list[str]) -> list[str]:
-        return [" ".join(words[i:i + k]) for k in range(1, n + 1) for i in range(len(words) - k + 1)]
+        return [" ".join(words[i : i + k]) for k in range(1, n + 1) for i in range(len(words) - k + 1)]
 
     ends = np.cumsum(counts).tolist()
-    image_grams = [set().union(*map(grams, ref_words[e - c:e])) for e, c in zip(ends, counts.tolist())]
-    shared = [[g for g in dict.fromkeys(grams(words)) if g in ref_set] for words, ref_set in zip(cands, image_grams)]
+    image_grams = [set().union(*map(grams, ref_words[e - c : e])) for e, c in zip(ends, counts.tolist())]
+    shared = [
+        [g for g in dict.fromkeys(grams(words)) if g in ref_set] for words, ref_set in zip(cands, image_grams)
+    ]
     df = DocumentFrequency.from_references(refs, n=n, tokenize=tokenize).counts
     log_images = math.log(float(len(preds)))
     return [
         CIDErExplanation(
             tuple(CIDErMatch(g, g.count(" ") + 1, log_images - math.log(df[g])) for g in found),
-            tuple(len({" ".join(words[i:i + k]) for i in range(len(words) - k + 1)}) for k in range(1, n + 1)),
+            tuple(
+                len({" ".join(words[i : i + k]) for i in range(len(words) - k + 1)}) for k in range(1, n + 1)
+            ),
         )
         for found, words in zip(shared, cands)
     ]

@@ -100,7 +100,9 @@ class CIDErCorpusStatistic(Statistic):
         st = self.statistics
         object.__setattr__(self, "scores", np.asarray(self.scores, dtype=np.float64))
         object.__setattr__(self, "_orders", _build_orders(st))
-        object.__setattr__(self, "_image_of_ref", np.repeat(np.arange(st.num_images, dtype=np.int64), st.ref_counts))
+        object.__setattr__(
+            self, "_image_of_ref", np.repeat(np.arange(st.num_images, dtype=np.int64), st.ref_counts)
+        )
         starts = np.zeros(st.num_images, np.int64)
         np.cumsum(st.ref_counts[:-1], out=starts[1:])
         object.__setattr__(self, "_ref_starts", starts)

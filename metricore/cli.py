@@ -159,10 +159,15 @@ def _register_builtin() -> None:
 
     meteor = frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer"})
     cider = frozenset({"n", "tokenize", "df"})
-    register_metric(MetricSpec(
-        "anls", tuple(ANLS_VARIANTS), {v: frozenset({"threshold"}) for v in ANLS_VARIANTS}, _anls,
-        json_cells=frozenset({"anls_star", "dude"}),
-    ))
+    register_metric(
+        MetricSpec(
+            "anls",
+            tuple(ANLS_VARIANTS),
+            {v: frozenset({"threshold"}) for v in ANLS_VARIANTS},
+            _anls,
+            json_cells=frozenset({"anls_star", "dude"}),
+        )
+    )
     token_f1 = {
         name: frozenset({"percent"})
         | ({"no_answer_threshold"} if spec.rules == "v2" else set())
@@ -171,20 +176,39 @@ def _register_builtin() -> None:
     }
     token_f1["question_level"] = frozenset({"percent", "normalizer"})
     token_f1["quac"] = frozenset({"percent", "min_human_f1"})
-    register_metric(MetricSpec(
-        "token_f1", tuple(token_f1), token_f1, _token_f1, json_cells=frozenset({"question_level", "quac"}),
-    ))
-    register_metric(MetricSpec(
-        "meteor", tuple(METEOR_VARIANTS),
-        {v: meteor | ({"lemmatize"} if v == "fbc2_vqa" else set()) for v in METEOR_VARIANTS}, _meteor,
-    ))
-    register_metric(MetricSpec(
-        "cider", tuple(CIDER_VARIANTS), {v: cider | ({"sigma"} if v == "cider_d" else set()) for v in CIDER_VARIANTS},
-        _cider,
-    ))
-    register_metric(MetricSpec(
-        "one_minus_ned", ("icdar2019",), {"icdar2019": frozenset({"empty_pair", "lowercase", "nfkc"})}, _one_minus_ned,
-    ))
+    register_metric(
+        MetricSpec(
+            "token_f1",
+            tuple(token_f1),
+            token_f1,
+            _token_f1,
+            json_cells=frozenset({"question_level", "quac"}),
+        )
+    )
+    register_metric(
+        MetricSpec(
+            "meteor",
+            tuple(METEOR_VARIANTS),
+            {v: meteor | ({"lemmatize"} if v == "fbc2_vqa" else set()) for v in METEOR_VARIANTS},
+            _meteor,
+        )
+    )
+    register_metric(
+        MetricSpec(
+            "cider",
+            tuple(CIDER_VARIANTS),
+            {v: cider | ({"sigma"} if v == "cider_d" else set()) for v in CIDER_VARIANTS},
+            _cider,
+        )
+    )
+    register_metric(
+        MetricSpec(
+            "one_minus_ned",
+            ("icdar2019",),
+            {"icdar2019": frozenset({"empty_pair", "lowercase", "nfkc"})},
+            _one_minus_ned,
+        )
+    )
     # challenge_score is not a row metric: it has its own subcommand (metricore.cli_challenge)
 
 
@@ -226,7 +250,9 @@ def score_paired(spec: MetricSpec, config: str | None, paired: Paired, options: 
         return spec.score(config, list(paired.predictions), list(paired.references), dict(options))
     except (TypeError, ValueError) as err:
         message = str(err)
-        if _ROW.search(message) or re.search(r"`(predictions|references)`|\bpredictions\b.*\breferences\b", message):
+        if _ROW.search(message) or re.search(
+            r"`(predictions|references)`|\bpredictions\b.*\breferences\b", message
+        ):
             raise InputError(_locate(message, paired)) from err
         raise UsageError(message) from err
 
@@ -298,24 +324,56 @@ def _add_score(sub: Any) -> None:
         "unwritable file, 5 missing resource.",
     )
     p.add_argument("--metric", required=True, choices=sorted(METRICS))
-    p.add_argument("--config", "--variant", dest="config", default=None,
-                   help="metric config (variant); default: the metric's first")
-    p.add_argument("--predictions", required=True, metavar="FILE",
-                   help="predictions: .jsonl, .json, .csv or .tsv ('-': JSONL on stdin)")
-    p.add_argument("--references", metavar="FILE",
-                   help="references (default: the 'references' field of the predictions file)")
+    p.add_argument(
+        "--config",
+        "--variant",
+        dest="config",
+        default=None,
+        help="metric config (variant); default: the metric's first",
+    )
+    p.add_argument(
+        "--predictions",
+        required=True,
+        metavar="FILE",
+        help="predictions: .jsonl, .json, .csv or .tsv ('-': JSONL on stdin)",
+    )
+    p.add_argument(
+        "--references",
+        metavar="FILE",
+        help="references (default: the 'references' field of the predictions file)",
+    )
     p.add_argument("--per-sample", type=Path, metavar="FILE", help="write per-item scores here as JSONL")
     p.add_argument("--format", choices=FORMATS, help="file format of both inputs (default: by extension)")
-    p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
-                   help="metric option, e.g. threshold=0.4 (repeatable)")
-    p.add_argument("--prediction-field", action="append", metavar="NAME",
-                   help="field/column of the prediction (default: prediction)")
-    p.add_argument("--reference-field", action="append", metavar="NAME",
-                   help="field/column of the references (default: references, reference)")
+    p.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="metric option, e.g. threshold=0.4 (repeatable)",
+    )
+    p.add_argument(
+        "--prediction-field",
+        action="append",
+        metavar="NAME",
+        help="field/column of the prediction (default: prediction)",
+    )
+    p.add_argument(
+        "--reference-field",
+        action="append",
+        metavar="NAME",
+        help="field/column of the references (default: references, reference)",
+    )
     p.add_argument("--id-field", action="append", metavar="NAME", help="field/column of the id (default: id)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: only when stderr is a terminal)")
-    p.add_argument("--indent", type=int, default=2, help="JSON indent of the result (default 2; -1: one line)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    p.add_argument(
+        "--indent", type=int, default=2, help="JSON indent of the result (default 2; -1: one line)"
+    )
     p.set_defaults(func=_score)
 
 
@@ -333,10 +391,17 @@ def _score(args: argparse.Namespace) -> int:
         read = {"fmt": args.format, "fields": fields, "json_cells": json_cells, "progress": args.progress}
         pred_records = read_records(args.predictions, **read)
         ref_records = pred_records if args.references is None else read_records(args.references, **read)
-        paired = pair_columns(column(pred_records, "prediction", fields), column(ref_records, "references", fields))
-        if args.progress or (args.progress is None and sys.stderr.isatty() and len(paired.predictions) >= 20_000):
-            print(f"metricore: scoring {len(paired.predictions):,} rows with {spec.name} ({config})...",
-                  file=sys.stderr, flush=True)
+        paired = pair_columns(
+            column(pred_records, "prediction", fields), column(ref_records, "references", fields)
+        )
+        if args.progress or (
+            args.progress is None and sys.stderr.isatty() and len(paired.predictions) >= 20_000
+        ):
+            print(
+                f"metricore: scoring {len(paired.predictions):,} rows with {spec.name} ({config})...",
+                file=sys.stderr,
+                flush=True,
+            )
         result = score_paired(spec, config, paired, options)
         rows = list(per_sample_rows(result, paired)) if args.per_sample is not None else None
     except UsageError as err:
@@ -350,8 +415,13 @@ def _score(args: argparse.Namespace) -> int:
     except ValueError as err:  # bad --format / extension
         return fail(f"{err}", EXIT_USAGE)
 
-    out = {"metric": spec.name, "config": config, "n": len(paired.predictions),
-           "matched_by": "id" if paired.ids is not None else "position", "options": options}
+    out = {
+        "metric": spec.name,
+        "config": config,
+        "n": len(paired.predictions),
+        "matched_by": "id" if paired.ids is not None else "position",
+        "options": options,
+    }
     out.update((k, v) for k, v in result.as_dict().items() if k != "scores")
     if rows is not None:
         try:

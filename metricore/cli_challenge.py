@@ -53,18 +53,38 @@ def add_parser(sub: Any) -> None:
         description=__doc__.split("\n\n", 1)[0].strip("`: ").strip(),
         epilog="Exit codes: 0 ok, 2 usage, 3 bad input data, 4 file I/O, 5 missing resource.",
     )
-    p.add_argument("--challenge", default="fbc2", metavar="NAME|FILE",
-                   help="built-in challenge name or a JSON/YAML spec file (default: fbc2)")
+    p.add_argument(
+        "--challenge",
+        default="fbc2",
+        metavar="NAME|FILE",
+        help="built-in challenge name or a JSON/YAML spec file (default: fbc2)",
+    )
     p.add_argument("--predictions", type=Path, metavar="FILE", help="the submission's predictions.json")
     p.add_argument("--references", type=Path, metavar="FILE", help="ground_truth.json")
-    p.add_argument("--task-ids", type=Path, metavar="FILE", help="sample_ids.json (task number -> sample ids)")
-    p.add_argument("--extra", type=Path, metavar="FILE",
-                   help="per-task inputs the answer files cannot carry (hidden scores, embeddings, features)")
-    p.add_argument("--inputs", type=Path, metavar="FILE", help="task name -> score or inputs (instead of the files)")
-    p.add_argument("--missing", choices=("error", "zero"), default="error",
-                   help="a task without input: an error (default) or a score of 0")
-    p.add_argument("--confidence", type=float, default=None,
-                   help=f"add bootstrap intervals at this level (e.g. {DEFAULT_CONFIDENCE})")
+    p.add_argument(
+        "--task-ids", type=Path, metavar="FILE", help="sample_ids.json (task number -> sample ids)"
+    )
+    p.add_argument(
+        "--extra",
+        type=Path,
+        metavar="FILE",
+        help="per-task inputs the answer files cannot carry (hidden scores, embeddings, features)",
+    )
+    p.add_argument(
+        "--inputs", type=Path, metavar="FILE", help="task name -> score or inputs (instead of the files)"
+    )
+    p.add_argument(
+        "--missing",
+        choices=("error", "zero"),
+        default="error",
+        help="a task without input: an error (default) or a score of 0",
+    )
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=None,
+        help=f"add bootstrap intervals at this level (e.g. {DEFAULT_CONFIDENCE})",
+    )
     p.add_argument("--n-resamples", type=int, default=DEFAULT_RESAMPLES)
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
     p.add_argument("--output", type=Path, metavar="FILE", help="write the report here instead of stdout")
@@ -81,7 +101,9 @@ def _read(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+        raise ValueError(
+            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from None
 
 
 def _load_spec(source: str) -> Any:
@@ -116,15 +138,22 @@ def run(args: argparse.Namespace) -> int:
         else:
             extra = _read(args.extra) if args.extra is not None else None
             result = score_submission(
-                _read(args.predictions), _read(args.references), _read(args.task_ids), extra,
-                challenge=spec, missing=args.missing,
+                _read(args.predictions),
+                _read(args.references),
+                _read(args.task_ids),
+                extra,
+                challenge=spec,
+                missing=args.missing,
             )
         out = result.as_dict()
         if args.confidence is not None:
             from .headlines import interval_fields
 
-            out.update(interval_fields(result, confidence=args.confidence, n_resamples=args.n_resamples,
-                                       seed=args.seed))
+            out.update(
+                interval_fields(
+                    result, confidence=args.confidence, n_resamples=args.n_resamples, seed=args.seed
+                )
+            )
     except _SpecError as err:
         return fail(str(err), EXIT_USAGE, _COMMAND)
     except OSError as err:

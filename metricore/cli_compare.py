@@ -58,7 +58,11 @@ __all__ = ["add_parser", "aligned_inputs", "compare_results", "run"]
 
 
 def aligned_inputs(
-    baseline: str | Path, system: str | Path, references: str | Path, *, fmt: str | None = None,
+    baseline: str | Path,
+    system: str | Path,
+    references: str | Path,
+    *,
+    fmt: str | None = None,
     json_cells: bool = False,
 ) -> tuple[Paired, Paired]:
     """Each system paired with the references, both in the reference order."""
@@ -91,7 +95,9 @@ def compare_results(
         raise ValueError(f"unknown key(s) {unknown}; this metric has: {', '.join(stats_a)}")
     out: dict[str, Any] = {}
     for key in chosen:
-        bs = paired_bootstrap(stats_a[key], stats_b[key], confidence=confidence, n_resamples=n_resamples, seed=seed)
+        bs = paired_bootstrap(
+            stats_a[key], stats_b[key], confidence=confidence, n_resamples=n_resamples, seed=seed
+        )
         ar = paired_randomization(stats_a[key], stats_b[key], n_trials=n_trials, seed=seed)
         out[key] = {"paired_bootstrap": bs.as_dict(), "approximate_randomization": ar.as_dict()}
     return out
@@ -110,21 +116,44 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description=__doc__.split("\n\n")[0],
     )
     p.add_argument("--metric", required=True, choices=sorted(METRICS))
-    p.add_argument("--config", "--variant", dest="config", default=None,
-                   help="metric config (variant); default: the metric's first")
+    p.add_argument(
+        "--config",
+        "--variant",
+        dest="config",
+        default=None,
+        help="metric config (variant); default: the metric's first",
+    )
     p.add_argument("--baseline", required=True, metavar="FILE", help="baseline predictions")
     p.add_argument("--system", required=True, metavar="FILE", help="system predictions (the same items)")
     p.add_argument("--references", required=True, metavar="FILE", help="references")
     p.add_argument("--format", choices=FORMATS, help="file format of the inputs (default: by extension)")
-    p.add_argument("--option", action="append", type=parse_option, default=[], metavar="NAME=VALUE",
-                   help="metric option, e.g. threshold=0.4 (repeatable)")
-    p.add_argument("--key", action="append", default=None, help="headline number to test (default: all; repeatable)")
-    p.add_argument("--confidence", type=float, default=DEFAULT_CONFIDENCE, help="interval level (default 0.95)")
-    p.add_argument("--n-resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (default 1000)")
-    p.add_argument("--n-trials", type=int, default=DEFAULT_TRIALS,
-                   help="approximate randomization trials (default 10000)")
+    p.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="metric option, e.g. threshold=0.4 (repeatable)",
+    )
+    p.add_argument(
+        "--key", action="append", default=None, help="headline number to test (default: all; repeatable)"
+    )
+    p.add_argument(
+        "--confidence", type=float, default=DEFAULT_CONFIDENCE, help="interval level (default 0.95)"
+    )
+    p.add_argument(
+        "--n-resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (default 1000)"
+    )
+    p.add_argument(
+        "--n-trials",
+        type=int,
+        default=DEFAULT_TRIALS,
+        help="approximate randomization trials (default 10000)",
+    )
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (default 0)")
-    p.add_argument("--output", type=Path, default=None, metavar="FILE", help="write the report here, not to stdout")
+    p.add_argument(
+        "--output", type=Path, default=None, metavar="FILE", help="write the report here, not to stdout"
+    )
     p.add_argument("--indent", type=int, default=2, help="JSON indent (default 2; -1: one line)")
     p.set_defaults(func=run)
     return p
@@ -140,13 +169,21 @@ def run(args: argparse.Namespace) -> int:
     options = dict(args.option)
     try:
         config = check_choices(spec, args.config, options)
-        base, other = aligned_inputs(args.baseline, args.system, args.references, fmt=args.format,
-                                     json_cells=config in spec.json_cells)
-        results = {"baseline": score_paired(spec, config, base, options),
-                   "system": score_paired(spec, config, other, options)}
+        base, other = aligned_inputs(
+            args.baseline, args.system, args.references, fmt=args.format, json_cells=config in spec.json_cells
+        )
+        results = {
+            "baseline": score_paired(spec, config, base, options),
+            "system": score_paired(spec, config, other, options),
+        }
         tests = compare_results(
-            results["baseline"], results["system"], keys=args.key, confidence=args.confidence,
-            n_resamples=args.n_resamples, n_trials=args.n_trials, seed=args.seed,
+            results["baseline"],
+            results["system"],
+            keys=args.key,
+            confidence=args.confidence,
+            n_resamples=args.n_resamples,
+            n_trials=args.n_trials,
+            seed=args.seed,
         )
     except UsageError as err:
         return _fail(f"{err}", EXIT_USAGE)
@@ -164,7 +201,11 @@ def run(args: argparse.Namespace) -> int:
         "n": len(base.predictions),
         "matched_by": "id" if base.ids is not None else "position",
         "options": options,
-        "files": {"baseline": str(args.baseline), "system": str(args.system), "references": str(args.references)},
+        "files": {
+            "baseline": str(args.baseline),
+            "system": str(args.system),
+            "references": str(args.references),
+        },
         "signature": results["baseline"].signature,
         "tests": tests,
     }

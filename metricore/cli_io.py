@@ -210,8 +210,11 @@ def _read_json(path: str | os.PathLike[str], name: str) -> list[Record]:
         raise InputError(f"{name}: JSON nested too deeply") from None
     if isinstance(data, dict) and set(data) == {"data"} and isinstance(data["data"], list):
         data = data["data"]
-    elif isinstance(data, dict) and "data" in data and isinstance(data["data"], list) and all(
-        not isinstance(v, (dict, list)) for k, v in data.items() if k != "data"
+    elif (
+        isinstance(data, dict)
+        and "data" in data
+        and isinstance(data["data"], list)
+        and all(not isinstance(v, (dict, list)) for k, v in data.items() if k != "data")
     ):
         # a dataset file with metadata beside its rows (DocVQA: dataset_name, dataset_version)
         data = data["data"]
@@ -220,7 +223,7 @@ def _read_json(path: str | os.PathLike[str], name: str) -> list[Record]:
     if isinstance(data, dict):
         return [Record(v, f"{name} key {k!r}", key=k) for k, v in data.items()]
     raise InputError(
-        f"{name}: a .json file must hold a list, {{\"data\": [...]}} or an id -> value object, "
+        f'{name}: a .json file must hold a list, {{"data": [...]}} or an id -> value object, '
         f"got {type(data).__name__}"
     )
 
@@ -232,7 +235,11 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 def _read_csv(
-    path: str | os.PathLike[str], name: str, delimiter: str, fields: FieldNames, json_cells: bool,
+    path: str | os.PathLike[str],
+    name: str,
+    delimiter: str,
+    fields: FieldNames,
+    json_cells: bool,
     progress: bool | None,
 ) -> list[Record]:
     text = _decode(_read_bytes(path), name, True)
@@ -275,7 +282,10 @@ def _csv_records(
             continue
         if len(cells) != len(header):
             raise InputError(f"{where}: {len(cells)} cells, but the header has {len(header)} columns")
-        row = {h: parse_text_cell(c, structured=json_cells and h not in fields.id, list_cell=h in list_columns) for h, c in zip(header, cells)}
+        row = {
+            h: parse_text_cell(c, structured=json_cells and h not in fields.id, list_cell=h in list_columns)
+            for h, c in zip(header, cells)
+        }
         out.append(Record(row, where, csv_row=True))
     return out
 
@@ -340,7 +350,9 @@ def column(records: Iterable[Record], role: str, fields: FieldNames = FieldNames
             if id_name is not None and value[id_name] not in ("", None):
                 own = _id_text(value[id_name], rec.where)
                 if rid is not None and own != rid:
-                    raise InputError(f"{rec.where}: its {id_name!r} field {own!r} differs from its key {rid!r}")
+                    raise InputError(
+                        f"{rec.where}: its {id_name!r} field {own!r} differs from its key {rid!r}"
+                    )
                 rid = own
             value = value[name]
         values.append(value)
@@ -406,5 +418,9 @@ def pair_columns(predictions: Column, references: Column) -> Paired:
             f"last reference: {references.where[-1] if m else 'none'}"
         )
     return Paired(
-        list(predictions.values), list(references.values), None, list(predictions.where), list(references.where)
+        list(predictions.values),
+        list(references.values),
+        None,
+        list(predictions.where),
+        list(references.where),
     )

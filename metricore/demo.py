@@ -37,12 +37,21 @@ def demo_rows(sample: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         part = {"anls_star": "anls_star", "dude": "dude"}.get(variant, "docvqa")
         jobs.append(("anls", variant, part, lambda p, r, v=variant: compute_anls(p, r, variant=v), "anls"))
     for variant in ("squad", "squad_v2"):
-        jobs.append(("token_f1", variant, "squad", lambda p, r, v=variant: compute_token_f1(p, r, variant=v), "f1"))
+        jobs.append(
+            ("token_f1", variant, "squad", lambda p, r, v=variant: compute_token_f1(p, r, variant=v), "f1")
+        )
     jobs.append(("meteor", "nltk", "captions", compute_meteor, "meteor"))
     jobs.append(("cider", "cider_d", "captions", compute_cider, "cider"))
     jobs.append(("one_minus_ned", "icdar2019", "ocr", compute_one_minus_ned, "one_minus_ned"))
-    jobs.append(("one_minus_ned", "icdar2019+nfkc+lower", "ocr",
-                 lambda p, r: compute_one_minus_ned(p, r, nfkc=True, lowercase=True), "one_minus_ned"))
+    jobs.append(
+        (
+            "one_minus_ned",
+            "icdar2019+nfkc+lower",
+            "ocr",
+            lambda p, r: compute_one_minus_ned(p, r, nfkc=True, lowercase=True),
+            "one_minus_ned",
+        )
+    )
     rows = []
     for metric, variant, part, fn, key in jobs:
         predictions, references = s[part]["predictions"], s[part]["references"]
@@ -53,7 +62,9 @@ def demo_rows(sample: dict[str, Any] | None = None) -> list[dict[str, Any]]:
 
 def format_table(rows: list[dict[str, Any]]) -> str:
     header = ("metric", "variant", "n", "score", "signature")
-    cells = [[str(r["metric"]), str(r["variant"]), str(r["n"]), f"{r['score']:.4f}", r["signature"]] for r in rows]
+    cells = [
+        [str(r["metric"]), str(r["variant"]), str(r["n"]), f"{r['score']:.4f}", r["signature"]] for r in rows
+    ]
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths))
     out = [line, "  ".join("-" * w for w in widths)]

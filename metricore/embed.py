@@ -192,7 +192,9 @@ class ClipEncoder:
         torch = _torch()
         if isinstance(images, torch.Tensor):
             if images.ndim != 4:
-                raise ValueError(f"ClipEncoder: a pixel tensor must be (N, C, H, W), got {tuple(images.shape)}")
+                raise ValueError(
+                    f"ClipEncoder: a pixel tensor must be (N, C, H, W), got {tuple(images.shape)}"
+                )
             batches: Iterator[torch.Tensor] = iter(images.split(self.batch_size))
         else:
             items = _items(images, "ClipEncoder", "images")
@@ -232,7 +234,9 @@ class ClipEncoder:
             raise ValueError("ClipEncoder: `templates` is empty")
         for j, form in enumerate(forms):
             if not isinstance(form, str) or form.count("{}") != 1:
-                raise ValueError(f"ClipEncoder: `templates[{j}]` must be a str with exactly one {{}}, got {form!r}")
+                raise ValueError(
+                    f"ClipEncoder: `templates[{j}]` must be a str with exactly one {{}}, got {form!r}"
+                )
         prepared = [t.lower().strip() for t in items] if lowercase else items
         per_template = []
         with torch.inference_mode():
@@ -270,15 +274,24 @@ class ImageFeatureExtractor:
     """
 
     def __init__(
-        self, module: Any, *, image_size: tuple[int, int] | None = None, batch_size: int = 50, device: Any = None
+        self,
+        module: Any,
+        *,
+        image_size: tuple[int, int] | None = None,
+        batch_size: int = 50,
+        device: Any = None,
     ) -> None:
         torch = _torch()
         if not callable(module):
-            raise TypeError(f"ImageFeatureExtractor: `module` must be a torch module, got {type(module).__name__}")
+            raise TypeError(
+                f"ImageFeatureExtractor: `module` must be a torch module, got {type(module).__name__}"
+            )
         if image_size is not None and (
             len(image_size) != 2 or not all(isinstance(s, int) and s > 0 for s in image_size)
         ):
-            raise ValueError(f"ImageFeatureExtractor: `image_size` must be (width, height), got {image_size!r}")
+            raise ValueError(
+                f"ImageFeatureExtractor: `image_size` must be (width, height), got {image_size!r}"
+            )
         self.image_size = None if image_size is None else (int(image_size[0]), int(image_size[1]))
         self.batch_size = _batch_size(batch_size, "ImageFeatureExtractor")
         self.device = _model_device(module, device)

@@ -103,9 +103,7 @@ def frechet_distance(mu1: Any, sigma1: Any, mu2: Any, sigma2: Any, eps: float = 
     eps = check_number(eps, METRIC, "eps", 0.0, np.inf)
     dims = m1.shape[0]
     if m2.shape != m1.shape:
-        raise ValueError(
-            f"{METRIC}: `mu1` and `mu2` have different lengths ({m1.shape[0]} vs {m2.shape[0]})"
-        )
+        raise ValueError(f"{METRIC}: `mu1` and `mu2` have different lengths ({m1.shape[0]} vs {m2.shape[0]})")
     for name, s in (("sigma1", s1), ("sigma2", s2)):
         if s.shape != (dims, dims):
             raise ValueError(

@@ -127,7 +127,9 @@ def confidence_intervals(
     provider = _lookup(_PROVIDERS, result) or _challenge_provider(result)
     if provider is not None:
         return provider(result, confidence, n_resamples, seed)
-    return bootstrap_cis(headline_statistics(result), confidence=confidence, n_resamples=n_resamples, seed=seed)
+    return bootstrap_cis(
+        headline_statistics(result), confidence=confidence, n_resamples=n_resamples, seed=seed
+    )
 
 
 def interval_fields(
@@ -140,7 +142,9 @@ def interval_fields(
     """Flat ``{<key>_ci_low, <key>_ci_high}`` per headline number, plus ``confidence``,
     ``n_resamples`` and ``seed`` (what the ``evaluate`` modules add to their results)."""
     out: dict[str, Any] = {}
-    for key, ci in confidence_intervals(result, confidence=confidence, n_resamples=n_resamples, seed=seed).items():
+    for key, ci in confidence_intervals(
+        result, confidence=confidence, n_resamples=n_resamples, seed=seed
+    ).items():
         out[f"{key}_ci_low"] = ci.low
         out[f"{key}_ci_high"] = ci.high
     out.update(confidence=confidence, n_resamples=n_resamples, seed=seed)
@@ -171,11 +175,15 @@ class DialogPassStatistic(Statistic):
         rows = np.fromiter((codes[d] for d in self.dialogs), np.int64, len(self.dialogs))
         fails = np.asarray(self.fails, dtype=bool)
         if fails.shape != rows.shape or rows.size == 0:
-            raise ValueError("significance: DialogPassStatistic needs one dialog id and one fail flag per question")
+            raise ValueError(
+                "significance: DialogPassStatistic needs one dialog id and one fail flag per question"
+            )
         cols = np.arange(rows.size)
         shape = (len(codes), rows.size)
         object.__setattr__(self, "fails", fails)
-        object.__setattr__(self, "_groups", sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=shape))
+        object.__setattr__(
+            self, "_groups", sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=shape)
+        )
         object.__setattr__(
             self, "_fail_groups", sparse.csr_matrix((fails.astype(np.float64), (rows, cols)), shape=shape)
         )
@@ -263,7 +271,9 @@ def _token_f1(r: TokenF1Result) -> dict[str, Statistic]:
         "precision": r.precision_scores,
         "recall": r.recall_scores,
     }
-    out: dict[str, Statistic] = {k: mean_statistic(v, scale=scale, name=f"token_f1 {k}") for k, v in cols.items()}
+    out: dict[str, Statistic] = {
+        k: mean_statistic(v, scale=scale, name=f"token_f1 {k}") for k, v in cols.items()
+    }
     if r.squad_v2 is None:
         return out
     out["exact"] = out.pop("exact_match")

@@ -120,17 +120,39 @@ METEOR_VARIANTS: dict[str, METEORVariant] = {
         METEORVariant(
             "nltk",
             "nltk.translate.meteor_score.meteor_score, NLTK 3.10.x (tokens: HF evaluate meteor's nltk.word_tokenize)",
-            0.9, 3.0, 0.5, "porter", "wordnet", "nltk_line", "none", False,
+            0.9,
+            3.0,
+            0.5,
+            "porter",
+            "wordnet",
+            "nltk_line",
+            "none",
+            False,
         ),
         METEORVariant(
             "fbc2_captioning",
             "ai-forever/fbc2_aij2022 evaluation/captioning/metrics/calc_meteor.py + rumeteor.py",
-            0.9, 3.0, 0.5, "snowball_russian", "auto", "nltk_line", "fbc2_captioning", False,
+            0.9,
+            3.0,
+            0.5,
+            "snowball_russian",
+            "auto",
+            "nltk_line",
+            "fbc2_captioning",
+            False,
         ),
         METEORVariant(
             "fbc2_vqa",
             "ai-forever/fbc2_aij2022 evaluation/vqa/metric/calc_meteor.py + rumeteor.py",
-            0.9, 3.0, 0.0, "porter", "auto", "nltk_line", "fbc2_vqa", True, True,
+            0.9,
+            3.0,
+            0.0,
+            "porter",
+            "auto",
+            "nltk_line",
+            "fbc2_vqa",
+            True,
+            True,
         ),
     )
 }
@@ -423,7 +445,9 @@ def check_meteor_inputs(
 class _Side:
     """Text (or tokens) -> :class:`_Prepared` (tokenizations and stems come from caches)."""
 
-    def __init__(self, prepare: Callable[[str], str] | None, tokenizer: str, stem_cache: dict[str, str], stemmer: Any):
+    def __init__(
+        self, prepare: Callable[[str], str] | None, tokenizer: str, stem_cache: dict[str, str], stemmer: Any
+    ):
         self.prepare = prepare
         self.tokenizer = tokenizer
         self.stem_cache = stem_cache
@@ -501,6 +525,7 @@ def _pipeline(
         def syn_get(word: str) -> frozenset[str]:
             return table.get(word, empty)
     elif isinstance(source, NoSynonyms):
+
         def syn_get(word: str) -> frozenset[str]:
             return frozenset()
     else:
@@ -508,6 +533,7 @@ def _pipeline(
         slow = source.lookup
 
         if syn_cache_get is not None:
+
             def syn_get(word: str) -> frozenset[str]:
                 hit = syn_cache_get(word)
                 return hit if hit is not None else slow(word)
@@ -541,7 +567,9 @@ def _score_items(
         ref_seqs = ref_side.seqs(list(chain.from_iterable(refs)))
         hyp_seqs = hyp_side.seqs(preds)
         try:
-            return score_batch(hyp_seqs, ref_seqs, per_item, hyp_side.stem_cache, hyp_side.stem, syn_get, alpha, beta, gamma)
+            return score_batch(
+                hyp_seqs, ref_seqs, per_item, hyp_side.stem_cache, hyp_side.stem, syn_get, alpha, beta, gamma
+            )
         except OverflowError:  # keys beyond ~2**62 (astronomical corpora): score item by item
             pass
     others = _syn_others(syn_get)
@@ -635,7 +663,12 @@ def compute_meteor(
     scores, best_ref = _score_items(preds, refs, hyp_side, ref_side, syn_get, a, b, g, spec.numeric_rule)
 
     options = {"alpha": a, "beta": b, "gamma": g, "tokenizer": tok}
-    defaults: dict[str, Any] = {"alpha": spec.alpha, "beta": spec.beta, "gamma": spec.gamma, "tokenizer": spec.tokenizer}
+    defaults: dict[str, Any] = {
+        "alpha": spec.alpha,
+        "beta": spec.beta,
+        "gamma": spec.gamma,
+        "tokenizer": spec.tokenizer,
+    }
     if isinstance(syn_spec, str):
         options["synonyms"] = syn_spec
         defaults["synonyms"] = spec.synonyms
@@ -758,8 +791,15 @@ def explain_meteor(
     >>> a.reference_index, a.describe()
     (1, 'exact: the, cat, sat, on, the, mat | unmatched: was | 2 chunks')
     """
-    options = {"variant": variant, "alpha": alpha, "beta": beta, "gamma": gamma, "synonyms": synonyms,
-               "tokenizer": tokenizer, "lemmatize": lemmatize}
+    options = {
+        "variant": variant,
+        "alpha": alpha,
+        "beta": beta,
+        "gamma": gamma,
+        "synonyms": synonyms,
+        "tokenizer": tokenizer,
+        "lemmatize": lemmatize,
+    }
     result = compute_meteor([prediction], [references], **options)  # every check happens here
     spec = METEOR_VARIANTS[variant]
     source = get_synonym_source(spec.synonyms if synonyms is None else synonyms)
@@ -779,7 +819,15 @@ def explain_meteor(
     href: list[int] = []
     _, chunks = _align_fast(hyp, ref, syn_get, href) if hyp.words and ref.words else (0, 0)
     matches = tuple(
-        (i, j, "exact" if hyp.words[i] == ref.words[j] else "stem" if hyp.stems[i] == ref.stems[j] else "synonym")
+        (
+            i,
+            j,
+            "exact"
+            if hyp.words[i] == ref.words[j]
+            else "stem"
+            if hyp.stems[i] == ref.stems[j]
+            else "synonym",
+        )
         for i, j in enumerate(href)
         if j >= 0
     )

@@ -190,7 +190,11 @@ def _stem_stage(hs: Sequence[Any], rs: Sequence[Any], rref: list[int]) -> int:
 
 
 def _synonym_stage(
-    hs: Sequence[Any], rs: Sequence[Any], rref: list[int], cand: list[int], syns_of: Callable[[Any], frozenset[Any]]
+    hs: Sequence[Any],
+    rs: Sequence[Any],
+    rref: list[int],
+    cand: list[int],
+    syns_of: Callable[[Any], frozenset[Any]],
 ) -> int:
     """NLTK's synonym stage: free hypothesis positions from the end each take the highest
     free reference position whose stem is the hypothesis stem or one of its synonyms.
@@ -383,7 +387,11 @@ class _Batch:
     ) -> None:
         self.n_items = n_items = len(hyps)
         self.per_item = np.array(per_item, np.int64)
-        if len(per_item) != n_items or int(self.per_item.sum()) != len(refs) or (n_items and int(self.per_item.min()) < 1):
+        if (
+            len(per_item) != n_items
+            or int(self.per_item.sum()) != len(refs)
+            or (n_items and int(self.per_item.min()) < 1)
+        ):
             raise ValueError("meteor: every item needs at least one reference")
         seqs: list[Sequence[str]] = list(hyps)
         seqs.extend(refs)
@@ -457,7 +465,9 @@ def _exact_stem_stages(c: _Batch) -> tuple[np.ndarray, np.ndarray]:
         bad[sub[1:][mixed]] = True
         hyp_bad = hyp_first & bad[sub[group_start]]
         unsafe_tok = is_ref & (((hyp_size[g] > 0) & bad[sub]) | hyp_bad[g])
-        unsafe = np.flatnonzero(np.bincount(c.pair_of_tok[order[unsafe_tok] - n_hyp_tok], minlength=c.n_pairs))
+        unsafe = np.flatnonzero(
+            np.bincount(c.pair_of_tok[order[unsafe_tok] - n_hyp_tok], minlength=c.n_pairs)
+        )
         if len(unsafe):
             r_loc, r_hit, r_pos = _general_stages(c, unsafe)
             hit[r_loc] = r_hit
@@ -528,7 +538,9 @@ def _synonym_relation(c: _Batch, syn_get: SynGet, hyp_tok: np.ndarray) -> tuple[
     return rel_keys, union_keys
 
 
-def _synonym_stage_batch(c: _Batch, hit: np.ndarray, rref: np.ndarray, cand: np.ndarray, rel_keys: np.ndarray) -> None:
+def _synonym_stage_batch(
+    c: _Batch, hit: np.ndarray, rref: np.ndarray, cand: np.ndarray, rel_keys: np.ndarray
+) -> None:
     """NLTK's synonym stage for every pair with candidates, in place on ``hit``/``rref``.
 
     ``cand``: the free reference tokens (indices among reference tokens, ascending) whose stem
@@ -615,7 +627,9 @@ def score_batch(
         ns = c.n_stems
         # hypothesis tokens free in some open pair of their item (only their synonyms count)
         in_open = hit & open_pair[pair_of_tok]
-        matched = np.bincount(c.offsets[c.item_of_pair[pair_of_tok[in_open]]] + rref[in_open], minlength=n_hyp_tok)
+        matched = np.bincount(
+            c.offsets[c.item_of_pair[pair_of_tok[in_open]]] + rref[in_open], minlength=n_hyp_tok
+        )
         n_open = np.bincount(c.item_of_pair[open_pair], minlength=n_items)
         needed = np.flatnonzero(matched < n_open[c.item_of_tok[:n_hyp_tok]])
         rel_keys, union_keys = _synonym_relation(c, syn_get, needed)

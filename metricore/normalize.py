@@ -205,9 +205,9 @@ def unicode_punctuation() -> frozenset[str]:
     """Every character of Unicode category ``P*`` (this Python's ``unicodedata``) plus
     ``string.punctuation``: the MLQA script's ``PUNCT`` (it scans ``range(sys.maxunicode)``)."""
     cats = unicodedata.category
-    return frozenset(
-        [chr(i) for i in range(sys.maxunicode) if cats(chr(i)).startswith("P")]
-    ).union(string.punctuation)
+    return frozenset([chr(i) for i in range(sys.maxunicode) if cats(chr(i)).startswith("P")]).union(
+        string.punctuation
+    )
 
 
 @lru_cache(maxsize=1)
@@ -346,9 +346,7 @@ class Normalizer:
     def __post_init__(self) -> None:
         for step in self.steps:
             if step not in _STEPS:
-                raise ValueError(
-                    f"unknown normalization step {step!r}; allowed: {', '.join(sorted(_STEPS))}"
-                )
+                raise ValueError(f"unknown normalization step {step!r}; allowed: {', '.join(sorted(_STEPS))}")
 
     def __call__(self, text: str) -> str:
         for step in self.steps:
@@ -476,9 +474,7 @@ def get_normalizer(name: str) -> Normalizer:
     try:
         return NORMALIZERS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown normalizer {name!r}; allowed: {', '.join(sorted(NORMALIZERS))}"
-        ) from None
+        raise ValueError(f"unknown normalizer {name!r}; allowed: {', '.join(sorted(NORMALIZERS))}") from None
 
 
 _SQUAD_STEPS: tuple[str, ...] = NORMALIZERS["squad"].steps
@@ -534,8 +530,19 @@ __all__ += ["FBC2_NUMBER_LEMMAS", "fbc2_lemma"]
 FBC2_NUMBER_LEMMAS: dict[str, str] = {
     word: str(_RUSSIAN_NUMBER_WORDS[word])
     for word in (
-        "ноль", "нисколько", "никакой", "один", "два", "три", "четыре", "пять", "шесть", "семь",
-        "восемь", "девять", "десять",
+        "ноль",
+        "нисколько",
+        "никакой",
+        "один",
+        "два",
+        "три",
+        "четыре",
+        "пять",
+        "шесть",
+        "семь",
+        "восемь",
+        "девять",
+        "десять",
     )
 }
 
@@ -567,7 +574,9 @@ _STEPS["remove_ascii_punct_keep_hyphen"] = _remove_ascii_punct_keep_hyphen
 _STEPS["fbc2_lemmatize"] = _fbc2_lemmatize
 #: lowercase; delete ASCII punctuation (MathQA: all but "-"); lemma of each whitespace token
 #: (numbers words -> digits); collapse whitespace. No article removal.
-NORMALIZERS["fbc2_textqa"] = Normalizer(("lower", "remove_ascii_punct", "fbc2_lemmatize", "collapse_whitespace"))
+NORMALIZERS["fbc2_textqa"] = Normalizer(
+    ("lower", "remove_ascii_punct", "fbc2_lemmatize", "collapse_whitespace")
+)
 NORMALIZERS["fbc2_mathqa"] = Normalizer(
     ("lower", "remove_ascii_punct_keep_hyphen", "fbc2_lemmatize", "collapse_whitespace")
 )

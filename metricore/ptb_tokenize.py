@@ -103,27 +103,110 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: DerivedAge.txt). The scanner's character classes were generated with Unicode 6.2 (Java 8):
 #: Python's Unicode 14 table minus these code points gives that repertoire.
 _ADDED_AFTER_6_2 = (
-    (0x037F, 0x037F), (0x0528, 0x052F), (0x0560, 0x0560), (0x0588, 0x0588), (0x058D, 0x058E),
-    (0x05EF, 0x05EF), (0x0605, 0x0605), (0x061C, 0x061D), (0x07FD, 0x07FF), (0x0860, 0x086A),
-    (0x0870, 0x088E), (0x0890, 0x0891), (0x0898, 0x089F), (0x08A1, 0x08A1), (0x08AD, 0x08E3),
-    (0x08FF, 0x08FF), (0x0978, 0x0978), (0x0980, 0x0980), (0x09FC, 0x09FE), (0x0A76, 0x0A76),
-    (0x0AF9, 0x0AFF), (0x0B55, 0x0B55), (0x0C00, 0x0C00), (0x0C04, 0x0C04), (0x0C34, 0x0C34),
-    (0x0C3C, 0x0C3C), (0x0C5A, 0x0C5A), (0x0C5D, 0x0C5D), (0x0C77, 0x0C77), (0x0C80, 0x0C81),
-    (0x0C84, 0x0C84), (0x0CDD, 0x0CDD), (0x0D00, 0x0D01), (0x0D04, 0x0D04), (0x0D3B, 0x0D3C),
-    (0x0D4F, 0x0D4F), (0x0D54, 0x0D56), (0x0D58, 0x0D5F), (0x0D76, 0x0D78), (0x0D81, 0x0D81),
-    (0x0DE6, 0x0DEF), (0x0E86, 0x0E86), (0x0E89, 0x0E89), (0x0E8C, 0x0E8C), (0x0E8E, 0x0E93),
-    (0x0E98, 0x0E98), (0x0EA0, 0x0EA0), (0x0EA8, 0x0EA9), (0x0EAC, 0x0EAC), (0x0EBA, 0x0EBA),
-    (0x13F5, 0x13F5), (0x13F8, 0x13FD), (0x16F1, 0x16F8), (0x170D, 0x170D), (0x1715, 0x1715),
-    (0x171F, 0x171F), (0x180F, 0x180F), (0x1878, 0x1878), (0x191D, 0x191E), (0x1AB0, 0x1ACE),
-    (0x1B4C, 0x1B4C), (0x1B7D, 0x1B7E), (0x1C80, 0x1C88), (0x1C90, 0x1CBA), (0x1CBD, 0x1CBF),
-    (0x1CF7, 0x1CFA), (0x1DE7, 0x1DFB), (0x2066, 0x2069), (0x20BB, 0x20C0), (0x218A, 0x218B),
-    (0x23F4, 0x23FF), (0x2700, 0x2700), (0x2B4D, 0x2B4F), (0x2B5A, 0x2B73), (0x2B76, 0x2B95),
-    (0x2B97, 0x2BFF), (0x2C2F, 0x2C2F), (0x2C5F, 0x2C5F), (0x2E3C, 0x2E5D), (0x312E, 0x312F),
-    (0x31BB, 0x31BF), (0x32FF, 0x32FF), (0x4DB6, 0x4DBF), (0x9FCD, 0x9FFF), (0xA698, 0xA69E),
-    (0xA78F, 0xA78F), (0xA794, 0xA79F), (0xA7AB, 0xA7CA), (0xA7D0, 0xA7D1), (0xA7D3, 0xA7D3),
-    (0xA7D5, 0xA7D9), (0xA7F2, 0xA7F7), (0xA82C, 0xA82C), (0xA8C5, 0xA8C5), (0xA8FC, 0xA8FF),
-    (0xA9E0, 0xA9FE), (0xAA7C, 0xAA7F), (0xAB30, 0xAB6B), (0xAB70, 0xABBF), (0xFBC2, 0xFBC2),
-    (0xFD40, 0xFD4F), (0xFDCF, 0xFDCF), (0xFDFE, 0xFDFF), (0xFE27, 0xFE2F),
+    (0x037F, 0x037F),
+    (0x0528, 0x052F),
+    (0x0560, 0x0560),
+    (0x0588, 0x0588),
+    (0x058D, 0x058E),
+    (0x05EF, 0x05EF),
+    (0x0605, 0x0605),
+    (0x061C, 0x061D),
+    (0x07FD, 0x07FF),
+    (0x0860, 0x086A),
+    (0x0870, 0x088E),
+    (0x0890, 0x0891),
+    (0x0898, 0x089F),
+    (0x08A1, 0x08A1),
+    (0x08AD, 0x08E3),
+    (0x08FF, 0x08FF),
+    (0x0978, 0x0978),
+    (0x0980, 0x0980),
+    (0x09FC, 0x09FE),
+    (0x0A76, 0x0A76),
+    (0x0AF9, 0x0AFF),
+    (0x0B55, 0x0B55),
+    (0x0C00, 0x0C00),
+    (0x0C04, 0x0C04),
+    (0x0C34, 0x0C34),
+    (0x0C3C, 0x0C3C),
+    (0x0C5A, 0x0C5A),
+    (0x0C5D, 0x0C5D),
+    (0x0C77, 0x0C77),
+    (0x0C80, 0x0C81),
+    (0x0C84, 0x0C84),
+    (0x0CDD, 0x0CDD),
+    (0x0D00, 0x0D01),
+    (0x0D04, 0x0D04),
+    (0x0D3B, 0x0D3C),
+    (0x0D4F, 0x0D4F),
+    (0x0D54, 0x0D56),
+    (0x0D58, 0x0D5F),
+    (0x0D76, 0x0D78),
+    (0x0D81, 0x0D81),
+    (0x0DE6, 0x0DEF),
+    (0x0E86, 0x0E86),
+    (0x0E89, 0x0E89),
+    (0x0E8C, 0x0E8C),
+    (0x0E8E, 0x0E93),
+    (0x0E98, 0x0E98),
+    (0x0EA0, 0x0EA0),
+    (0x0EA8, 0x0EA9),
+    (0x0EAC, 0x0EAC),
+    (0x0EBA, 0x0EBA),
+    (0x13F5, 0x13F5),
+    (0x13F8, 0x13FD),
+    (0x16F1, 0x16F8),
+    (0x170D, 0x170D),
+    (0x1715, 0x1715),
+    (0x171F, 0x171F),
+    (0x180F, 0x180F),
+    (0x1878, 0x1878),
+    (0x191D, 0x191E),
+    (0x1AB0, 0x1ACE),
+    (0x1B4C, 0x1B4C),
+    (0x1B7D, 0x1B7E),
+    (0x1C80, 0x1C88),
+    (0x1C90, 0x1CBA),
+    (0x1CBD, 0x1CBF),
+    (0x1CF7, 0x1CFA),
+    (0x1DE7, 0x1DFB),
+    (0x2066, 0x2069),
+    (0x20BB, 0x20C0),
+    (0x218A, 0x218B),
+    (0x23F4, 0x23FF),
+    (0x2700, 0x2700),
+    (0x2B4D, 0x2B4F),
+    (0x2B5A, 0x2B73),
+    (0x2B76, 0x2B95),
+    (0x2B97, 0x2BFF),
+    (0x2C2F, 0x2C2F),
+    (0x2C5F, 0x2C5F),
+    (0x2E3C, 0x2E5D),
+    (0x312E, 0x312F),
+    (0x31BB, 0x31BF),
+    (0x32FF, 0x32FF),
+    (0x4DB6, 0x4DBF),
+    (0x9FCD, 0x9FFF),
+    (0xA698, 0xA69E),
+    (0xA78F, 0xA78F),
+    (0xA794, 0xA79F),
+    (0xA7AB, 0xA7CA),
+    (0xA7D0, 0xA7D1),
+    (0xA7D3, 0xA7D3),
+    (0xA7D5, 0xA7D9),
+    (0xA7F2, 0xA7F7),
+    (0xA82C, 0xA82C),
+    (0xA8C5, 0xA8C5),
+    (0xA8FC, 0xA8FF),
+    (0xA9E0, 0xA9FE),
+    (0xAA7C, 0xAA7F),
+    (0xAB30, 0xAB6B),
+    (0xAB70, 0xABBF),
+    (0xFBC2, 0xFBC2),
+    (0xFD40, 0xFD4F),
+    (0xFDCF, 0xFDCF),
+    (0xFDFE, 0xFDFF),
+    (0xFE27, 0xFE2F),
 )
 
 
@@ -171,9 +254,7 @@ def _unicode_classes() -> tuple[str, str, str]:
     data = json.loads(resources.files("metricore").joinpath(_CLASS_TABLE).read_text("utf-8"))
 
     def body(items: list) -> str:
-        return "".join(
-            f"\\u{x:04x}" if isinstance(x, int) else f"\\u{x[0]:04x}-\\u{x[1]:04x}" for x in items
-        )
+        return "".join(f"\\u{x:04x}" if isinstance(x, int) else f"\\u{x[0]:04x}-\\u{x[1]:04x}" for x in items)
 
     return body(data["letter"]), body(data["digit"]), body(data["upper"])
 
@@ -235,8 +316,11 @@ def _macros() -> dict[str, str]:
     put("NEWLINE", "\\r\\n|[\\r\\n\\u2028\\u2029\\u000b\\u000c\\u0085]")
     put("SPACENL", "[ \\t\\u00a0\\u2000-\\u200a\\u3000]|{NEWLINE}")
     put("SPACENLS", "(?:{SPACENL})+")
-    put("SGML", r"<(?:[!?][A-Za-z\-][^>\r\n]*|[A-Za-z][A-Za-z0-9_:.\-]*(?:[ ]+(?:[A-Za-z][A-Za-z0-9_:.\-]*"
-        r"[ ]*=[ ]*(?:'[^']*'|\"[^\"]*\")|[A-Za-z][A-Za-z0-9_:.\-]*))*[ ]*/?|/[A-Za-z][A-Za-z0-9_:.\-]*)[ ]*>")
+    put(
+        "SGML",
+        r"<(?:[!?][A-Za-z\-][^>\r\n]*|[A-Za-z][A-Za-z0-9_:.\-]*(?:[ ]+(?:[A-Za-z][A-Za-z0-9_:.\-]*"
+        r"[ ]*=[ ]*(?:'[^']*'|\"[^\"]*\")|[A-Za-z][A-Za-z0-9_:.\-]*))*[ ]*/?|/[A-Za-z][A-Za-z0-9_:.\-]*)[ ]*>",
+    )
     put("SENTEND", f"{{SPACENL}}(?:{{SPACENL}}|[{U}]|{{SGML}})")
     put("PDIGIT", f"[{D}]")  # [:digit:]
     put("PLETTER", f"[{L}]")  # [:letter:]
@@ -246,11 +330,17 @@ def _macros() -> dict[str, str]:
     # alternatives reordered so that the first match Python finds is the longest
     put("NUM", "{DIGIT}*(?:[.:,\\u00ad\\u066b\\u066c]{DIGIT}+)+|{DIGIT}+")
     put("NUMBER", "[\\-+]?(?:{NUM})")
-    put("SUBSUPNUM", "[\\u207a\\u207b\\u208a\\u208b]?(?:[\\u2070\\u00b9\\u00b2\\u00b3\\u2074-\\u2079]+|[\\u2080-\\u2089]+)")
+    put(
+        "SUBSUPNUM",
+        "[\\u207a\\u207b\\u208a\\u208b]?(?:[\\u2070\\u00b9\\u00b2\\u00b3\\u2074-\\u2079]+|[\\u2080-\\u2089]+)",
+    )
     put("FRAC", "(?:{DIGIT}{1,4}[\\- \\u00a0])?{DIGIT}{1,4}(?:\\\\?/|\\u2044){DIGIT}{1,4}")
     put("FRAC2", "[\\u00bc\\u00bd\\u00be\\u2153-\\u215e]")
     put("DOLSIGN", "[A-Z]*\\$|#")
-    put("DOLSIGN2", "[\\u00a2\\u00a3\\u00a4\\u00a5\\u0080\\u20a0\\u20ac\\u060b\\u0e3f\\u20a4\\uffe0\\uffe1\\uffe5\\uffe6]")
+    put(
+        "DOLSIGN2",
+        "[\\u00a2\\u00a3\\u00a4\\u00a5\\u0080\\u20a0\\u20ac\\u060b\\u0e3f\\u20a4\\uffe0\\uffe1\\uffe5\\uffe6]",
+    )
     put("SPLET", "&[aeiouAEIOU]" + _alt("acute", "grave", "uml") + ";")
     extra_letters = (
         "\\u00ad\\u0237-\\u024f\\u02c2-\\u02c5\\u02d2-\\u02df\\u02e5-\\u02ff\\u0300-\\u036f\\u0370-\\u037d"
@@ -265,10 +355,46 @@ def _macros() -> dict[str, str]:
     )
     put("LETTER", f"[{L}{extra_letters}]|{{SPLET}}")
     put("WORD", "{LETTER}(?:{LETTER}|{DIGIT})*(?:[.!?]{LETTER}(?:{LETTER}|{DIGIT})*)*")
-    put("FILENAME_EXT", _alt(
-        "bat", "bmp", "class", "cgi", "cpp", "c", "dll", "docx", "doc", "exe", "gif", "gz", "html",
-        "htm", "h", "jar", "java", "jpeg", "jpg", "mov", "mp3", "pdf", "php", "pl", "png", "ppt",
-        "ps", "py", "sql", "tar", "txt", "wav", "x", "xml", "zip"))
+    put(
+        "FILENAME_EXT",
+        _alt(
+            "bat",
+            "bmp",
+            "class",
+            "cgi",
+            "cpp",
+            "c",
+            "dll",
+            "docx",
+            "doc",
+            "exe",
+            "gif",
+            "gz",
+            "html",
+            "htm",
+            "h",
+            "jar",
+            "java",
+            "jpeg",
+            "jpg",
+            "mov",
+            "mp3",
+            "pdf",
+            "php",
+            "pl",
+            "png",
+            "ppt",
+            "ps",
+            "py",
+            "sql",
+            "tar",
+            "txt",
+            "wav",
+            "x",
+            "xml",
+            "zip",
+        ),
+    )
     put("FILENAME", "(?:{LETTER}|{DIGIT})+(?:[.](?:{LETTER}|{DIGIT})+)*[.]{FILENAME_EXT}")
     put("APOS", "['\\u0092\\u2019]|" + _ci("&apos;"))
     put("APOSETCETERA", "{APOS}|[`\\u0091\\u2018\\u201b]")
@@ -278,8 +404,11 @@ def _macros() -> dict[str, str]:
     put("THINGA", "[A-Z]+(?:(?:{SPAMP}|[+&])[A-Z]+)+")  # the entity first: the longer match
     put("THING3", "[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:\\\\?/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2}")
     acro_special = (
-        _alt("canada", "sino", "korean", "eu", "japan", "non") + _ci("-u.s")
-        + "|" + _ci("u.s.-") + _alt("u.s.s.r", "u.k")
+        _alt("canada", "sino", "korean", "eu", "japan", "non")
+        + _ci("-u.s")
+        + "|"
+        + _ci("u.s.-")
+        + _alt("u.s.s.r", "u.k")
     )
     put("ACRO", acro_special + "|[A-Za-z](?:\\.[A-Za-z])*")
     put("ACRO2", acro_special + "|[A-Za-z](?:\\.[A-Za-z])+")
@@ -290,64 +419,257 @@ def _macros() -> dict[str, str]:
     put("APOWORD2", "[yY]{APOS}")
     put("URLPATH", '(?:/[^ \\t\\n\\f\\r"<>|()]+[^ \\t\\n\\f\\r"<>|.!?(){},\\-])?')
     put("FULLURL", _ci("http") + '[sS]?://[^ \\t\\n\\f\\r"<>|(){}]+[^ \\t\\n\\f\\r"<>|.!?(){},\\-]')
-    put("EMAIL", "(?:" + _ci("&lt;") + '|<)?[a-zA-Z0-9][^ \\t\\n\\f\\r"<>|()\\u00a0{}]*@'
-        '(?:[^ \\t\\n\\f\\r"<>|(){}.\\u00a0]+\\.)*[^ \\t\\n\\f\\r"<>|(){}.\\u00a0]+(?:' + _ci("&gt;") + "|>)?")
+    put(
+        "EMAIL",
+        "(?:" + _ci("&lt;") + '|<)?[a-zA-Z0-9][^ \\t\\n\\f\\r"<>|()\\u00a0{}]*@'
+        '(?:[^ \\t\\n\\f\\r"<>|(){}.\\u00a0]+\\.)*[^ \\t\\n\\f\\r"<>|(){}.\\u00a0]+(?:'
+        + _ci("&gt;")
+        + "|>)?",
+    )
     put("TWITTER", "@[a-zA-Z_][a-zA-Z_0-9]*|#(?:{LETTER})+")
     abmonth = _alt("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sept", "sep", "oct", "nov", "dec")
     abdays = _alt("mon", "tues", "tue", "wed", "thurs", "thu", "fri")
     abstate = (
-        "(?:" + _ci("ala") + "|" + _ci("ariz") + "|A" + _ci("z") + "|A" + _ci("rk") + "|" + _ci("calif")
-        + "|" + _ci("colo") + "|" + _ci("conn") + "|" + _ci("ct") + "|" + _ci("dak") + "|D" + _ci("el")
-        + "|" + _ci("fla") + "|" + _ci("ga") + "|I" + _ci("ll") + "|" + _ci("ind") + "|" + _ci("kans")
-        + "|" + _ci("kan") + "|" + _ci("ky") + "|L" + _ci("a") + "|M" + _ci("ass") + "|" + _ci("md")
-        + "|" + _ci("mich") + "|" + _ci("minn") + "|M" + _ci("iss") + "|" + _ci("mont") + "|" + _ci("mo")
-        + "|" + _ci("neb") + "|" + _ci("nev") + "|" + _ci("okla") + "|O" + _ci("re") + "|P" + _ci("a")
-        + "|" + _ci("penn") + "|" + _ci("tenn") + "|T" + _ci("ex") + "|" + _ci("va") + "|" + _ci("vt")
-        + "|W" + _ci("ash") + "|" + _ci("wisc") + "|" + _ci("wis") + "|" + _ci("wyo") + ")"
-    )
-    abcomp = (
-        "(?:" + _ci("inc") + "|" + _ci("cos") + "|" + _ci("co") + "|" + _ci("corp")
-        + "|[pP](?:[pP])?[tT][ye](?:[sS])?|" + _ci("ltd") + "|" + _ci("plc") + "|" + _ci("rt") + "|"
-        + _ci("bancorp") + "|" + _ci("bhd") + "|" + _ci("assn") + "|" + _ci("univ") + "|" + _ci("intl")
-        + "|" + _ci("sys") + ")"
-    )
-    abnum = _alt("tel", "est", "ext", "sq")
-    abptit = "(?:" + _ci("jr") + "|" + _ci("sr") + "|" + _ci("bros") + "|" + _alt("ed", "ph") + "\\.[dD]|" \
-        + _ci("blvd") + "|" + _ci("rd") + "|" + _ci("esq") + ")"
-    put("ABBREV1", f"(?:{abmonth}|{abdays}|{abstate}|{abcomp}|{abnum}|{abptit}|" + _alt("etc", "al", "seq", "bldg") + ")\\.")
-    abtitle = (
-        "(?:" + "|".join(_ci(w) for w in ("mrs", "mr", "ms")) + "|M" + _ci("iss") + "|"
-        + "|".join(_ci(w) + "(?:[sS])?" for w in ("dr", "prof", "sen", "rep", "atty", "gov", "supt"))
-        + "|" + "|".join(_ci(w) for w in (
-            "lt", "col", "gen", "messrs", "adm", "rev", "maj", "sgt", "cpl", "pvt", "capt", "ste", "st",
-            "ave", "pres", "lieut", "hon", "brig", "comdr", "cmdr", "pfc", "spc", "det", "mt", "ft", "adj",
-            "adv", "asst", "assoc", "ens", "insp", "mlle", "mme", "msgr", "sfc"))
+        "(?:"
+        + _ci("ala")
+        + "|"
+        + _ci("ariz")
+        + "|A"
+        + _ci("z")
+        + "|A"
+        + _ci("rk")
+        + "|"
+        + _ci("calif")
+        + "|"
+        + _ci("colo")
+        + "|"
+        + _ci("conn")
+        + "|"
+        + _ci("ct")
+        + "|"
+        + _ci("dak")
+        + "|D"
+        + _ci("el")
+        + "|"
+        + _ci("fla")
+        + "|"
+        + _ci("ga")
+        + "|I"
+        + _ci("ll")
+        + "|"
+        + _ci("ind")
+        + "|"
+        + _ci("kans")
+        + "|"
+        + _ci("kan")
+        + "|"
+        + _ci("ky")
+        + "|L"
+        + _ci("a")
+        + "|M"
+        + _ci("ass")
+        + "|"
+        + _ci("md")
+        + "|"
+        + _ci("mich")
+        + "|"
+        + _ci("minn")
+        + "|M"
+        + _ci("iss")
+        + "|"
+        + _ci("mont")
+        + "|"
+        + _ci("mo")
+        + "|"
+        + _ci("neb")
+        + "|"
+        + _ci("nev")
+        + "|"
+        + _ci("okla")
+        + "|O"
+        + _ci("re")
+        + "|P"
+        + _ci("a")
+        + "|"
+        + _ci("penn")
+        + "|"
+        + _ci("tenn")
+        + "|T"
+        + _ci("ex")
+        + "|"
+        + _ci("va")
+        + "|"
+        + _ci("vt")
+        + "|W"
+        + _ci("ash")
+        + "|"
+        + _ci("wisc")
+        + "|"
+        + _ci("wis")
+        + "|"
+        + _ci("wyo")
         + ")"
     )
-    abcomp2 = "(?:" + _ci("invt") + "|" + _ci("elec") + "|" + _ci("natl") + "|[mM][ft][gG]|" + _ci("dept") + ")"
-    put("ABBREV4", f"{abtitle}|" + _alt("vs", "alex", "wm", "jos", "cie", "a.k.a", "cf", "treas", "ph")
-        + f"|{{ACRO}}|{abcomp2}")
+    abcomp = (
+        "(?:"
+        + _ci("inc")
+        + "|"
+        + _ci("cos")
+        + "|"
+        + _ci("co")
+        + "|"
+        + _ci("corp")
+        + "|[pP](?:[pP])?[tT][ye](?:[sS])?|"
+        + _ci("ltd")
+        + "|"
+        + _ci("plc")
+        + "|"
+        + _ci("rt")
+        + "|"
+        + _ci("bancorp")
+        + "|"
+        + _ci("bhd")
+        + "|"
+        + _ci("assn")
+        + "|"
+        + _ci("univ")
+        + "|"
+        + _ci("intl")
+        + "|"
+        + _ci("sys")
+        + ")"
+    )
+    abnum = _alt("tel", "est", "ext", "sq")
+    abptit = (
+        "(?:"
+        + _ci("jr")
+        + "|"
+        + _ci("sr")
+        + "|"
+        + _ci("bros")
+        + "|"
+        + _alt("ed", "ph")
+        + "\\.[dD]|"
+        + _ci("blvd")
+        + "|"
+        + _ci("rd")
+        + "|"
+        + _ci("esq")
+        + ")"
+    )
+    put(
+        "ABBREV1",
+        f"(?:{abmonth}|{abdays}|{abstate}|{abcomp}|{abnum}|{abptit}|"
+        + _alt("etc", "al", "seq", "bldg")
+        + ")\\.",
+    )
+    abtitle = (
+        "(?:"
+        + "|".join(_ci(w) for w in ("mrs", "mr", "ms"))
+        + "|M"
+        + _ci("iss")
+        + "|"
+        + "|".join(_ci(w) + "(?:[sS])?" for w in ("dr", "prof", "sen", "rep", "atty", "gov", "supt"))
+        + "|"
+        + "|".join(
+            _ci(w)
+            for w in (
+                "lt",
+                "col",
+                "gen",
+                "messrs",
+                "adm",
+                "rev",
+                "maj",
+                "sgt",
+                "cpl",
+                "pvt",
+                "capt",
+                "ste",
+                "st",
+                "ave",
+                "pres",
+                "lieut",
+                "hon",
+                "brig",
+                "comdr",
+                "cmdr",
+                "pfc",
+                "spc",
+                "det",
+                "mt",
+                "ft",
+                "adj",
+                "adv",
+                "asst",
+                "assoc",
+                "ens",
+                "insp",
+                "mlle",
+                "mme",
+                "msgr",
+                "sfc",
+            )
+        )
+        + ")"
+    )
+    abcomp2 = (
+        "(?:" + _ci("invt") + "|" + _ci("elec") + "|" + _ci("natl") + "|[mM][ft][gG]|" + _ci("dept") + ")"
+    )
+    put(
+        "ABBREV4",
+        f"{abtitle}|"
+        + _alt("vs", "alex", "wm", "jos", "cie", "a.k.a", "cf", "treas", "ph")
+        + f"|{{ACRO}}|{abcomp2}",
+    )
     put("ABBREV2", "(?:{ABBREV4})\\.")
     put("ACRONYM", "(?:{ACRO})\\.")
     put("ABBREV3", _alt("ca", "figs", "fig", "prop", "nos", "no", "art", "bldg", "pp", "op") + "\\.")
-    put("PHONE", "(?:\\([0-9]{2,3}\\)[ \\u00a0]?|(?:\\+\\+?)?(?:[0-9]{2,4}[\\- \\u00a0])?[0-9]{2,4}[\\- \\u00a0])"
-        "[0-9]{3,4}[\\- \\u00a0]?[0-9]{3,5}|(?:(?:\\+\\+?)?[0-9]{2,4}\\.)?[0-9]{2,4}\\.[0-9]{3,4}\\.[0-9]{3,5}")
+    put(
+        "PHONE",
+        "(?:\\([0-9]{2,3}\\)[ \\u00a0]?|(?:\\+\\+?)?(?:[0-9]{2,4}[\\- \\u00a0])?[0-9]{2,4}[\\- \\u00a0])"
+        "[0-9]{3,4}[\\- \\u00a0]?[0-9]{3,5}|(?:(?:\\+\\+?)?[0-9]{2,4}\\.)?[0-9]{2,4}\\.[0-9]{3,4}\\.[0-9]{3,5}",
+    )
     put("INSENTP", "[,;:\\u3001]")
     put("DBLQUOT", '"|' + _ci("&quot;"))
     put("SMILEY", "[<>]?[:;=][\\-o*']?[()DPdpO\\\\{@|\\[\\]]")
-    put("MISCSYMBOL",
+    put(
+        "MISCSYMBOL",
         "[+%&~\\^|\\\\\\u00a6\\u00a7\\u00a8\\u00a9\\u00ac\\u00ae\\u00af\\u00b0-\\u00b3\\u00b4-\\u00ba\\u00d7"
         "\\u00f7\\u0387\\u05be\\u05c0\\u05c3\\u05c6\\u05f3\\u05f4\\u0600-\\u0603\\u0606-\\u060a\\u060c\\u0614"
         "\\u061b\\u061e\\u066a\\u066d\\u0703-\\u070d\\u07f6\\u07f7\\u07f8\\u0964\\u0965\\u0e4f\\u1fbd\\u2016"
         "\\u2017\\u2020-\\u2023\\u2030-\\u2038\\u203b\\u203e-\\u2042\\u2044\\u207a-\\u207f\\u208a-\\u208e"
         "\\u2100-\\u214f\\u2190-\\u21ff\\u2200-\\u2bff\\u3012\\u30fb\\uff01-\\uff0f\\uff1a-\\uff20"
-        "\\uff3b-\\uff40\\uff5b-\\uff65]")
+        "\\uff3b-\\uff40\\uff5b-\\uff65]",
+    )
     return m
 
 
 # Actions (what a rule does with the text it matched)
-_TOK, _SOFT, _PUSH, _SGML, _DASH, _AMP, _QL, _QR, _NBSP, _FRAC2, _CURR, _ACRONYM, _STRIPWS, \
-    _ABBR_SPLIT, _PHONE, _PARENS, _CONST, _HYPHENS, _ELLIPSIS, _SKIP, _NEWLINE, _UNTOK = range(22)
+(
+    _TOK,
+    _SOFT,
+    _PUSH,
+    _SGML,
+    _DASH,
+    _AMP,
+    _QL,
+    _QR,
+    _NBSP,
+    _FRAC2,
+    _CURR,
+    _ACRONYM,
+    _STRIPWS,
+    _ABBR_SPLIT,
+    _PHONE,
+    _PARENS,
+    _CONST,
+    _HYPHENS,
+    _ELLIPSIS,
+    _SKIP,
+    _NEWLINE,
+    _UNTOK,
+) = range(22)
 
 
 @dataclass(frozen=True)
@@ -372,11 +694,32 @@ def _rules() -> tuple[_Rule, ...]:
 
     rules: list[_Rule] = []
 
-    def add(name, main, action, arg=None, trail=None, alts=(), longest=0, in_run=False,
-            long_lookahead=False, multi_end=False):
-        rules.append(_Rule(name, rx(main) if main else re.compile("(?!)"),
-                           rx(trail) if trail else None, tuple(rx(a) for a in alts), action, arg,
-                           longest, in_run, long_lookahead, multi_end))
+    def add(
+        name,
+        main,
+        action,
+        arg=None,
+        trail=None,
+        alts=(),
+        longest=0,
+        in_run=False,
+        long_lookahead=False,
+        multi_end=False,
+    ):
+        rules.append(
+            _Rule(
+                name,
+                rx(main) if main else re.compile("(?!)"),
+                rx(trail) if trail else None,
+                tuple(rx(a) for a in alts),
+                action,
+                arg,
+                longest,
+                in_run,
+                long_lookahead,
+                multi_end,
+            )
+        )
 
     add("c++", _ci("c") + "[+][+]", _TOK)
     add("c#", "[cCfF]#", _TOK)
@@ -387,23 +730,57 @@ def _rules() -> tuple[_Rule, ...]:
     add("SGML", "{SGML}", _SGML)
     add("SPMDASH", "&" + _alt("mdash", "ndash", "md") + ";|[\\u0096\\u0097\\u2013\\u2014\\u2015]", _DASH)
     add("SPAMP", "{SPAMP}", _AMP)
-    add("SPPUNC", "&(?:" + "|".join(_ci(w) for w in ("ht", "tl", "ur", "lr", "qc", "ql", "qr", "odq", "cdq"))
-        + "|#[0-9]+);", _TOK)
+    add(
+        "SPPUNC",
+        "&(?:"
+        + "|".join(_ci(w) for w in ("ht", "tl", "ur", "lr", "qc", "ql", "qr", "odq", "cdq"))
+        + "|#[0-9]+);",
+        _TOK,
+    )
     add("WORD/REDAUX", "{WORD}", _SOFT, trail="{REDAUX}")
     add("SWORD/SREDAUX", "{SWORD}", _SOFT, trail="{SREDAUX}")
     add("WORD", "{WORD}", _SOFT)
-    add("APOWORD", None, _TOK, alts=(
-        "{APOS}[nN](?:{APOS})?", "[lLdDjJ]{APOS}", _ci("dunkin") + "{APOS}", _ci("somethin") + "{APOS}",
-        _ci("ol") + "{APOS}", "{APOS}" + _ci("em"), "[A-HJ-XZn]{APOSETCETERA}{PLETTER}{2}{PLETTER}*",
-        "{APOS}[2-9]0[sS]", "{APOS}" + _ci("til") + "[lL]?",
-        "{PLETTER}{PLETTER}*[aeiouyAEIOUY]{APOSETCETERA}[aeiouA-Z]{PLETTER}*", "{APOS}" + _ci("cause"),
-        _ci("cont'd") + "\\.?", _ci("'twas"), _ci("nor'easter"), _ci("c'mon"), _ci("e'er"),
-        _ci("s'mores"), _ci("ev'ry"), _ci("li'l"), _ci("nat'l"), "[oO]{APOSETCETERA}[oO]"))
+    add(
+        "APOWORD",
+        None,
+        _TOK,
+        alts=(
+            "{APOS}[nN](?:{APOS})?",
+            "[lLdDjJ]{APOS}",
+            _ci("dunkin") + "{APOS}",
+            _ci("somethin") + "{APOS}",
+            _ci("ol") + "{APOS}",
+            "{APOS}" + _ci("em"),
+            "[A-HJ-XZn]{APOSETCETERA}{PLETTER}{2}{PLETTER}*",
+            "{APOS}[2-9]0[sS]",
+            "{APOS}" + _ci("til") + "[lL]?",
+            "{PLETTER}{PLETTER}*[aeiouyAEIOUY]{APOSETCETERA}[aeiouA-Z]{PLETTER}*",
+            "{APOS}" + _ci("cause"),
+            _ci("cont'd") + "\\.?",
+            _ci("'twas"),
+            _ci("nor'easter"),
+            _ci("c'mon"),
+            _ci("e'er"),
+            _ci("s'mores"),
+            _ci("ev'ry"),
+            _ci("li'l"),
+            _ci("nat'l"),
+            "[oO]{APOSETCETERA}[oO]",
+        ),
+    )
     add("APOWORD2", "{APOWORD2}", _TOK, trail="{PLETTER}")
     add("FULLURL", "{FULLURL}", _TOK, longest=400, in_run=True)
-    add("LIKELYURL", None, _TOK, longest=400, in_run=True, alts=(
-        _ci("www") + '\\.(?:[^ \\t\\n\\f\\r"<>|.!?(){},]+\\.)+[a-zA-Z]{2,4}{URLPATH}',
-        '(?:[^ \\t\\n\\f\\r"`\'<>|.!?(){},-_$]+\\.)+' + _alt("com", "net", "org", "edu") + "{URLPATH}"))
+    add(
+        "LIKELYURL",
+        None,
+        _TOK,
+        longest=400,
+        in_run=True,
+        alts=(
+            _ci("www") + '\\.(?:[^ \\t\\n\\f\\r"<>|.!?(){},]+\\.)+[a-zA-Z]{2,4}{URLPATH}',
+            "(?:[^ \\t\\n\\f\\r\"`'<>|.!?(){},-_$]+\\.)+" + _alt("com", "net", "org", "edu") + "{URLPATH}",
+        ),
+    )
     add("EMAIL", "{EMAIL}", _TOK, longest=400, in_run=True)
     add("TWITTER", "{TWITTER}", _TOK)
     add("REDAUX/", "{REDAUX}", _QR, trail="[^A-Za-z]")
@@ -413,25 +790,88 @@ def _rules() -> tuple[_Rule, ...]:
     add("SUBSUPNUM", "{SUBSUPNUM}", _TOK)
     add("FRAC", "{FRAC}", _NBSP)
     add("FRAC2", "{FRAC2}", _FRAC2)
-    add("TBSPEC", None, _AMP, alts=(
-        "-" + _alt("rrb", "lrb", "rcb", "lcb", "rsb", "lsb") + "-", _ci("c.d.s"), _ci("pro-"), _ci("anti-"),
-        "[sS](?:&|{SPAMP})[pP]-500", "[sS](?:&|{SPAMP})" + _ci("ls"), _ci("cap") + "{APOS}[nN]",
-        "[cC]{APOS}" + _ci("est")))
+    add(
+        "TBSPEC",
+        None,
+        _AMP,
+        alts=(
+            "-" + _alt("rrb", "lrb", "rcb", "lcb", "rsb", "lsb") + "-",
+            _ci("c.d.s"),
+            _ci("pro-"),
+            _ci("anti-"),
+            "[sS](?:&|{SPAMP})[pP]-500",
+            "[sS](?:&|{SPAMP})" + _ci("ls"),
+            _ci("cap") + "{APOS}[nN]",
+            "[cC]{APOS}" + _ci("est"),
+        ),
+    )
     add("THING3", "{THING3}", _TOK)
     add("DOLSIGN", "{DOLSIGN}", _TOK)
     add("DOLSIGN2", "{DOLSIGN2}", _CURR)
     acronym_words = "|".join(
-        w[0] + _ci(w[1:]) for w in (
-            "According", "Additionally", "About", "After", "An", "As", "At", "A", "But", "Earlier",
-            "Here", "Her", "He", "However", "If", "In", "It", "Last", "Many", "More", "Now", "Once",
-            "One", "Other", "Our", "She", "Since", "Some", "So", "Such", "Their", "Then", "There",
-            "These", "They", "That", "The", "This", "We", "When", "While", "What", "Yet", "You"))
-    add("ACRONYM", "{ACRONYM}", _ACRONYM,
+        w[0] + _ci(w[1:])
+        for w in (
+            "According",
+            "Additionally",
+            "About",
+            "After",
+            "An",
+            "As",
+            "At",
+            "A",
+            "But",
+            "Earlier",
+            "Here",
+            "Her",
+            "He",
+            "However",
+            "If",
+            "In",
+            "It",
+            "Last",
+            "Many",
+            "More",
+            "Now",
+            "Once",
+            "One",
+            "Other",
+            "Our",
+            "She",
+            "Since",
+            "Some",
+            "So",
+            "Such",
+            "Their",
+            "Then",
+            "There",
+            "These",
+            "They",
+            "That",
+            "The",
+            "This",
+            "We",
+            "When",
+            "While",
+            "What",
+            "Yet",
+            "You",
+        )
+    )
+    add(
+        "ACRONYM",
+        "{ACRONYM}",
+        _ACRONYM,
         trail="{SPACENLS}(?:" + acronym_words + "|M" + _ci("r.") + "|M" + _ci("s.") + "|{SGML}){SPACENL}",
-        long_lookahead=True)
+        long_lookahead=True,
+    )
     add("ABBREV3/", "{ABBREV3}", _STRIPWS, trail="(?:{SPACENL})?{PDIGIT}", long_lookahead=True)
-    add("pty./ltd", "(?:[pP][tT][eyEY]|" + _ci("co") + ")\\.", _TOK, trail="{SPACE}" + _alt("ltd", "lim"),
-        long_lookahead=True)
+    add(
+        "pty./ltd",
+        "(?:[pP][tT][eyEY]|" + _ci("co") + ")\\.",
+        _TOK,
+        trail="{SPACE}" + _alt("ltd", "lim"),
+        long_lookahead=True,
+    )
     add("ABBREV1/SENTEND", "{ABBREV1}", _ABBR_SPLIT, trail="{SENTEND}", long_lookahead=True)
     add("ABBREV1/..", "{ABBREV1}", _TOK, trail="[\\s\\S][\\s\\S]", long_lookahead=True)
     add("ABBREV1", "{ABBREV1}", _ABBR_SPLIT)
@@ -448,9 +888,17 @@ def _rules() -> tuple[_Rule, ...]:
     add("LESSTHAN", "<|" + _ci("&lt;"), _CONST, "<")
     add("GREATERTHAN", ">|" + _ci("&gt;"), _CONST, ">")
     add("SMILEY/", "{SMILEY}", _PARENS, trail="[^A-Za-z0-9]")
-    add("ASIANSMILEY", None, _PARENS, alts=(
-        "[\\^x=~<>]\\.\\[\\^[xX]=~<>\\]", "[\\-\\^x=~<>']_[\\-\\^x=~<>']",
-        "\\([\\-\\^x=~<>'][_.]?[\\-\\^x=~<>']\\)", "\\([\\^x=~<>']-[\\^x=~<>'`]\\)"))
+    add(
+        "ASIANSMILEY",
+        None,
+        _PARENS,
+        alts=(
+            "[\\^x=~<>]\\.\\[\\^[xX]=~<>\\]",
+            "[\\-\\^x=~<>']_[\\-\\^x=~<>']",
+            "\\([\\-\\^x=~<>'][_.]?[\\-\\^x=~<>']\\)",
+            "\\([\\^x=~<>']-[\\^x=~<>'`]\\)",
+        ),
+    )
     add("{", "\\{", _CONST, "-LCB-")
     add("}", "\\}", _CONST, "-RCB-")
     add("[", "\\[", _CONST, "-LSB-")
@@ -475,9 +923,17 @@ def _rules() -> tuple[_Rule, ...]:
     add("'/", "'", _QL, trail="[A-Za-z][^ \\t\\n\\r\\u00a0]")
     add("REDAUX", "{REDAUX}", _QR)
     add("SREDAUX", "{SREDAUX}", _QR)
-    add("QUOTES", None, _QR, alts=(
-        "{APOS}", "''", "[`\\u2018\\u2019\\u201a\\u201b\\u201c\\u201d\\u0091\\u0092\\u0093\\u0094\\u201e\\u201f"
-        "\\u2039\\u203a\\u00ab\\u00bb]{1,2}"))
+    add(
+        "QUOTES",
+        None,
+        _QR,
+        alts=(
+            "{APOS}",
+            "''",
+            "[`\\u2018\\u2019\\u201a\\u201b\\u201c\\u201d\\u0091\\u0092\\u0093\\u0094\\u201e\\u201f"
+            "\\u2039\\u203a\\u00ab\\u00bb]{1,2}",
+        ),
+    )
     add("FAKEDUCKFEET", "<<|>>", _TOK)
     add("MISCSYMBOL", "{MISCSYMBOL}", _TOK)
     add("SPACES", "\\x00|(?:{SPACE})+|[\\u200b\\u200e\\u200f\\ufeff]", _SKIP)
@@ -493,14 +949,29 @@ def _rules() -> tuple[_Rule, ...]:
 
 _LATEX_LEFT = str.maketrans({"'": "`", '"': "``"})
 _LATEX_RIGHT = str.maketrans({'"': "''"})
-_LATEX_UNICODE = str.maketrans({
-    "\u0091": "`", "\u2018": "`", "\u201b": "`", "\u2039": "`",
-    "\u0092": "'", "\u2019": "'", "\u203a": "'",
-    "\u0093": "``", "\u201c": "``", "\u00ab": "``",
-    "\u0094": "''", "\u201d": "''", "\u00bb": "''",
-})
-_FRACTIONS = str.maketrans({"\u00bc": "1/4", "\u00bd": "1/2", "\u00be": "3/4", "\u2153": "1/3", "\u2154": "2/3"})
-_CURRENCY = str.maketrans({"\u00a2": "cents", "\u00a3": "#", "\u0080": "$", "\u00a4": "$", "\u20a0": "$", "\u20ac": "$"})
+_LATEX_UNICODE = str.maketrans(
+    {
+        "\u0091": "`",
+        "\u2018": "`",
+        "\u201b": "`",
+        "\u2039": "`",
+        "\u0092": "'",
+        "\u2019": "'",
+        "\u203a": "'",
+        "\u0093": "``",
+        "\u201c": "``",
+        "\u00ab": "``",
+        "\u0094": "''",
+        "\u201d": "''",
+        "\u00bb": "''",
+    }
+)
+_FRACTIONS = str.maketrans(
+    {"\u00bc": "1/4", "\u00bd": "1/2", "\u00be": "3/4", "\u2153": "1/3", "\u2154": "2/3"}
+)
+_CURRENCY = str.maketrans(
+    {"\u00a2": "cents", "\u00a3": "#", "\u0080": "$", "\u00a4": "$", "\u20a0": "$", "\u20ac": "$"}
+)
 _PARENS_TABLE = str.maketrans({"(": "-LRB-", ")": "-RRB-"})
 _AMP_ENTITY = re.compile("&amp;", re.IGNORECASE)
 
@@ -537,7 +1008,9 @@ class _Lexer:
         self._by_char: dict[str, tuple[int, ...]] = {}
         #: the trailing contexts that can read past the next character (see _context_signature)
         self.long_trails = tuple(
-            r.trail.match for r in self.rules if r.long_lookahead and r.trail is not None and r.name != "ABBREV1/.."
+            r.trail.match
+            for r in self.rules
+            if r.long_lookahead and r.trail is not None and r.name != "ABBREV1/.."
         )
 
     def _candidates(self, text: str, pos: int) -> tuple[int, ...]:
@@ -549,7 +1022,9 @@ class _Lexer:
             self._by_char[ch] = idx
         return idx
 
-    def _match(self, rule: _Rule, text: str, pos: int, mm: re.Match[str] | None = None) -> tuple[int, int] | None:
+    def _match(
+        self, rule: _Rule, text: str, pos: int, mm: re.Match[str] | None = None
+    ) -> tuple[int, int] | None:
         """(end including trailing context, end of the token) of the rule's longest match
         (``mm``: the main pattern's match at ``pos``, when already known)."""
         if rule.alts:
@@ -761,6 +1236,7 @@ def _class_atom(items) -> str:
         return "[\\s\\S]" if negate else "(?!)"
     return "[" + ("^" if negate else "") + "".join(body) + "]"
 
+
 def _reaches_end(text: str, tok_end: int, seg_end: int) -> bool:
     """Could a trailing context starting at ``tok_end`` read past the character after the
     segment? Only if nothing but whitespace lies between the token and the segment end."""
@@ -822,7 +1298,9 @@ def _segment_re() -> re.Pattern[str]:
 
 
 _SGML_START = re.compile("<[A-Za-z!?/]")
-_SGML_UNFINISHED = re.compile(r"<[!?][A-Za-z\-][^>\r\n]*|<[A-Za-z][A-Za-z0-9_:.\-]*/?|</[A-Za-z][A-Za-z0-9_:.\-]*")
+_SGML_UNFINISHED = re.compile(
+    r"<[!?][A-Za-z\-][^>\r\n]*|<[A-Za-z][A-Za-z0-9_:.\-]*/?|</[A-Za-z][A-Za-z0-9_:.\-]*"
+)
 
 
 def _context_signature(lexer: _Lexer, text: str, start: int, end: int) -> tuple[object, ...]:
@@ -1033,6 +1511,7 @@ def _lex_lines(lines: list[str], *, lowercase: bool, astral: bool) -> list[list[
 
 def _utf16_units(text: str) -> str:
     """Characters outside the BMP as surrogate pairs: the Java scanner reads UTF-16 units."""
+
     def pair(mt: re.Match[str]) -> str:
         cp = ord(mt.group()) - 0x10000
         return chr(0xD800 + (cp >> 10)) + chr(0xDC00 + (cp & 0x3FF))
@@ -1176,7 +1655,13 @@ def _java_word_rules() -> tuple[re.Pattern[str], tuple[re.Pattern[str], ...]]:
         f"[\\s\\S]{ign}",
         f"(?:{word})?{rest}",
         f"{pre_num}{rest}",
-        "(?:(?:" + cls(lambda c: cat(c) == "Zs") + "|\\t)" + marks + ")*\\r?" + el("[\\n\\u000c\\u2028\\u2029]") + "?",
+        "(?:(?:"
+        + cls(lambda c: cat(c) == "Zs")
+        + "|\\t)"
+        + marks
+        + ")*\\r?"
+        + el("[\\n\\u000c\\u2028\\u2029]")
+        + "?",
         el(f"[{kata}{diacrit}]") + "*",
         el(f"[{hira}{diacrit}]") + "*",
         el(f"[{kanji}]") + "*",
@@ -1210,8 +1695,14 @@ def _java_word_boundaries(s: str) -> set[int]:
 
 
 _JAVA_CASED_EXTRA = (
-    (0x02B0, 0x02B8), (0x02C0, 0x02C1), (0x02E0, 0x02E4), (0x0345, 0x0345), (0x037A, 0x037A),
-    (0x1D2C, 0x1D61), (0x2160, 0x217F), (0x24B6, 0x24E9),
+    (0x02B0, 0x02B8),
+    (0x02C0, 0x02C1),
+    (0x02E0, 0x02E4),
+    (0x0345, 0x0345),
+    (0x037A, 0x037A),
+    (0x1D2C, 0x1D61),
+    (0x2160, 0x217F),
+    (0x24B6, 0x24E9),
 )
 
 

@@ -117,7 +117,9 @@ def _check_seed(value: Any, metric: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{metric}: `seed` must be an int >= 0 or None, got {type(value).__name__} ({value!r:.40})")
+        raise TypeError(
+            f"{metric}: `seed` must be an int >= 0 or None, got {type(value).__name__} ({value!r:.40})"
+        )
     if value < 0:
         raise ValueError(f"{metric}: `seed` must be >= 0 (or None for fresh entropy), got {value}")
     return int(value)
@@ -128,7 +130,11 @@ def check_interval_options(
 ) -> tuple[float, int, int | None]:
     """``confidence`` in (0, 1), ``n_resamples`` an int >= 1, ``seed`` an int >= 0 or ``None``
     (fresh OS entropy: not reproducible); ``TypeError``/``ValueError`` naming ``metric``."""
-    return _check_confidence(confidence, metric), _check_count(n_resamples, metric, "n_resamples"), _check_seed(seed, metric)
+    return (
+        _check_confidence(confidence, metric),
+        _check_count(n_resamples, metric, "n_resamples"),
+        _check_seed(seed, metric),
+    )
 
 
 def _column(values: Any, metric: str, name: str) -> np.ndarray:
@@ -139,7 +145,9 @@ def _column(values: Any, metric: str, name: str) -> np.ndarray:
     except (TypeError, ValueError):
         raise TypeError(f"{metric}: `{name}` must be a sequence of numbers") from None
     if arr.ndim != 1:
-        raise ValueError(f"{metric}: `{name}` must be one-dimensional (one value per item), got shape {arr.shape}")
+        raise ValueError(
+            f"{metric}: `{name}` must be one-dimensional (one value per item), got shape {arr.shape}"
+        )
     if arr.size == 0:
         raise ValueError(f"{metric}: `{name}` is empty; a statistic over zero items is undefined")
     return arr
@@ -471,7 +479,9 @@ def percentile_interval(values: Any, confidence: float = DEFAULT_CONFIDENCE) -> 
     return float(v[k]), float(v[v.size - 1 - k])
 
 
-def _interval(score: float, values: np.ndarray, confidence: float, n_resamples: int, seed: int | None) -> ConfidenceInterval:
+def _interval(
+    score: float, values: np.ndarray, confidence: float, n_resamples: int, seed: int | None
+) -> ConfidenceInterval:
     low, high = percentile_interval(values, confidence)
     defined = values[~np.isnan(values)]
     return ConfidenceInterval(
@@ -499,7 +509,8 @@ def bootstrap_cis(
     names = list(statistics)
     dist = bootstrap_distribution([statistics[k] for k in names], n_resamples=n_resamples, seed=seed)
     return {
-        k: _interval(statistics[k].value(), dist[j], confidence, n_resamples, seed) for j, k in enumerate(names)
+        k: _interval(statistics[k].value(), dist[j], confidence, n_resamples, seed)
+        for j, k in enumerate(names)
     }
 
 

@@ -140,7 +140,10 @@ class WordNetSynonyms(_Cached):
         reader = self.reader
         if not os.path.isdir(str(reader.root)):  # zipped WordNet: let NLTK build the synsets
             return frozenset(
-                lemma.name() for s in reader.synsets(word) for lemma in s.lemmas() if lemma.name().find("_") < 0
+                lemma.name()
+                for s in reader.synsets(word)
+                for lemma in s.lemmas()
+                if lemma.name().find("_") < 0
             )
         index = reader._lemma_pos_offset_map
         morphy = reader._morphy
@@ -307,7 +310,9 @@ class WikiRuWordNetSynonyms(_Cached):
                     for sid, hsid in con.execute("SELECT sid, hypersid FROM hypernyms"):
                         hyper[sid].append(hsid)
                 except sqlite3.DatabaseError as err:
-                    raise SynonymSourceUnavailable(f"{self.path} is not a wiki-ru-wordnet database: {err}") from None
+                    raise SynonymSourceUnavailable(
+                        f"{self.path} is not a wiki-ru-wordnet database: {err}"
+                    ) from None
                 finally:
                     con.close()
                 self._lemmas_by_sid = dict(by_sid)
@@ -342,7 +347,9 @@ class MappingSynonyms:
         table: dict[str, tuple[str, ...]] = {}
         for key, values in mapping.items():
             if not isinstance(key, str):
-                raise TypeError(f"meteor: `synonyms` keys must be str, got {type(key).__name__} ({key!r:.40})")
+                raise TypeError(
+                    f"meteor: `synonyms` keys must be str, got {type(key).__name__} ({key!r:.40})"
+                )
             if isinstance(values, str) or not isinstance(values, Iterable):
                 raise TypeError(
                     f"meteor: `synonyms[{key!r}]` must be a list of str, got {type(values).__name__}"
@@ -353,7 +360,9 @@ class MappingSynonyms:
                     raise TypeError(f"meteor: `synonyms[{key!r}]` holds a {type(v).__name__}; expected str")
             table[key] = vals
         self._table = table
-        digest = hashlib.sha1(json.dumps(sorted((k, sorted(v)) for k, v in table.items()), ensure_ascii=False).encode())
+        digest = hashlib.sha1(
+            json.dumps(sorted((k, sorted(v)) for k, v in table.items()), ensure_ascii=False).encode()
+        )
         self._digest = digest.hexdigest()[:10]
         self._bound: dict[int, dict[str, frozenset[str]]] = {}
 

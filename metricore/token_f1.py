@@ -249,7 +249,14 @@ class _Texts:
         if len(differ):
             get = self.bags.__getitem__
             common[differ] = np.fromiter(
-                map(len, map(frozenset.intersection, map(get, left[differ].tolist()), map(get, right[differ].tolist()))),
+                map(
+                    len,
+                    map(
+                        frozenset.intersection,
+                        map(get, left[differ].tolist()),
+                        map(get, right[differ].tolist()),
+                    ),
+                ),
                 np.int64,
                 len(differ),
             )
@@ -344,8 +351,11 @@ class TokenOverlap(NamedTuple):
     def describe(self, max_tokens: int = 10) -> str:
         """``"common: cat, sat | pred only: big | gold only: down"`` (empty groups left out)."""
         parts = []
-        for name, toks in (("common", self.common), ("pred only", self.prediction_only),
-                           ("gold only", self.gold_only)):
+        for name, toks in (
+            ("common", self.common),
+            ("pred only", self.prediction_only),
+            ("gold only", self.gold_only),
+        ):
             if toks:
                 more = f" … (+{len(toks) - max_tokens})" if len(toks) > max_tokens else ""
                 parts.append(f"{name}: {', '.join(toks[:max_tokens])}{more}")
@@ -353,7 +363,10 @@ class TokenOverlap(NamedTuple):
 
 
 def token_overlap(
-    prediction: str | Sequence[str], gold: str | Sequence[str], *, variant: str = "squad",
+    prediction: str | Sequence[str],
+    gold: str | Sequence[str],
+    *,
+    variant: str = "squad",
     language: str | None = None,
 ) -> TokenOverlap:
     """Which tokens a prediction shares with a gold answer: the multiset intersection that
@@ -372,7 +385,9 @@ def token_overlap(
         if isinstance(value, str):
             return _variant_normalizer(spec, language).tokens(value)
         if not isinstance(value, (list, tuple)):
-            raise TypeError(f"{_METRIC}: `{name}` must be a str or a list of str tokens, got {type(value).__name__}")
+            raise TypeError(
+                f"{_METRIC}: `{name}` must be a str or a list of str tokens, got {type(value).__name__}"
+            )
         return check_string_list(value, _METRIC, name)
 
     pred, golds = tokens(prediction, "prediction"), tokens(gold, "gold")
@@ -749,9 +764,13 @@ def compute_token_f1(
     threshold = check_number(no_answer_threshold, _METRIC, "no_answer_threshold", 0.0, 1.0)
     if not v2:
         if no_answer_probabilities is not None:
-            raise ValueError(f"{_METRIC}: `no_answer_probabilities` is only used by 'squad_v2', not {spec.name!r}")
+            raise ValueError(
+                f"{_METRIC}: `no_answer_probabilities` is only used by 'squad_v2', not {spec.name!r}"
+            )
         if threshold != DEFAULT_NO_ANSWER_THRESHOLD:
-            raise ValueError(f"{_METRIC}: `no_answer_threshold` is only used by 'squad_v2', not {spec.name!r}")
+            raise ValueError(
+                f"{_METRIC}: `no_answer_threshold` is only used by 'squad_v2', not {spec.name!r}"
+            )
     preds, refs = check_pairs(predictions, references, _METRIC)
 
     ids: list[str] | None = None
@@ -766,7 +785,9 @@ def compute_token_f1(
         if not v2:
             for i, gs in enumerate(golds):
                 if not gs:
-                    raise ValueError(f"{_METRIC}: `references[{i}]` (id {ids[i]!r}) has no answers (empty list)")
+                    raise ValueError(
+                        f"{_METRIC}: `references[{i}]` (id {ids[i]!r}) has no answers (empty list)"
+                    )
         probs = np.asarray(records.no_answer_probabilities, dtype=np.float64)
         order = np.argsort(np.asarray(records.prediction_rows), kind="stable")
         # questions sorted by probability, ties in prediction-row order (the script's dict order)
@@ -789,13 +810,18 @@ def compute_token_f1(
                     f"{_METRIC}: got {len(plist)} no_answer_probabilities for {len(texts)} predictions"
                 )
             probs = np.asarray(
-                [check_number(x, _METRIC, f"no_answer_probabilities[{i}]", 0.0, 1.0) for i, x in enumerate(plist)],
+                [
+                    check_number(x, _METRIC, f"no_answer_probabilities[{i}]", 0.0, 1.0)
+                    for i, x in enumerate(plist)
+                ],
                 dtype=np.float64,
             )
         order = np.argsort(probs, kind="stable")
 
     try:
-        em, f1, p, r, closest = _best_over_golds(texts, golds, _variant_normalizer(spec, language), spec.rules)
+        em, f1, p, r, closest = _best_over_golds(
+            texts, golds, _variant_normalizer(spec, language), spec.rules
+        )
     except TypeError:
         check_strings(texts, _METRIC, "predictions")
         string_alternatives_column(golds, _METRIC, allow_empty=v2)

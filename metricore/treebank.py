@@ -77,7 +77,12 @@ def _may_contract(text: str) -> bool:
         return _SPLIT_HINT.search(text) is not None
     low = text.lower()
     return (
-        "cannot" in low or "gimme" in low or "gonna" in low or "gotta" in low or "lemme" in low or "wanna" in low
+        "cannot" in low
+        or "gimme" in low
+        or "gonna" in low
+        or "gotta" in low
+        or "lemme" in low
+        or "wanna" in low
     )
 
 
@@ -146,14 +151,25 @@ class _ASCIIRules:
             out = []
             for rx, sub in rules:
                 need = self._TRIGGERS.get(rx.pattern)
-                out.append((re.compile(rx.pattern, rx.flags & mask), sub, None if need is None else frozenset("".join(need))))
+                out.append(
+                    (
+                        re.compile(rx.pattern, rx.flags & mask),
+                        sub,
+                        None if need is None else frozenset("".join(need)),
+                    )
+                )
             return out
 
         self.steps = (
-            conv(T.STARTING_QUOTES) + conv(T.PUNCTUATION) + conv([T.PARENS_BRACKETS]) + conv([T.DOUBLE_DASHES])
+            conv(T.STARTING_QUOTES)
+            + conv(T.PUNCTUATION)
+            + conv([T.PARENS_BRACKETS])
+            + conv([T.DOUBLE_DASHES])
         )
         self.ending = conv(T.ENDING_QUOTES)
-        self.contractions = [re.compile(rx.pattern, rx.flags & mask) for rx in T.CONTRACTIONS2 + T.CONTRACTIONS3]
+        self.contractions = [
+            re.compile(rx.pattern, rx.flags & mask) for rx in T.CONTRACTIONS2 + T.CONTRACTIONS3
+        ]
         self.contraction_hint = re.compile("|".join(self._CONTRACTION_TRIGGERS), re.I)
 
     @staticmethod
@@ -237,7 +253,10 @@ def _shape_template(shape: str, ctx: _Context) -> str | None:
     toks = _in_context(shape, ctx, _whole)
     out = None
     if toks is not None:
-        out = " ".join("{}".join(part.replace("{", "{{").replace("}", "}}") for part in _PLACEHOLDER.split(t)) for t in toks)
+        out = " ".join(
+            "{}".join(part.replace("{", "{{").replace("}", "}}") for part in _PLACEHOLDER.split(t))
+            for t in toks
+        )
     _SHAPES[key] = out
     return out
 

@@ -45,9 +45,7 @@ def as_list(value: Any, metric: str, name: str) -> list[Any]:
     keys.
     """
     if isinstance(value, (str, bytes, Mapping)) or value is None:
-        raise TypeError(
-            f"{metric}: `{name}` must be a list (one entry per sample), got {_typename(value)}"
-        )
+        raise TypeError(f"{metric}: `{name}` must be a list (one entry per sample), got {_typename(value)}")
     try:
         return list(value)
     except TypeError:
@@ -69,15 +67,11 @@ def paired_columns(predictions: Any, references: Any, metric: str) -> tuple[list
     return preds, refs
 
 
-def check_pairs(
-    predictions: Any, references: Any, metric: str
-) -> tuple[list[Any], list[Any]]:
+def check_pairs(predictions: Any, references: Any, metric: str) -> tuple[list[Any], list[Any]]:
     """Check the two columns pair one to one and are not empty; return them as new lists."""
     preds, refs = paired_columns(predictions, references, metric)
     if not preds:
-        raise ValueError(
-            f"{metric}: `predictions` is empty; the mean over zero samples is undefined"
-        )
+        raise ValueError(f"{metric}: `predictions` is empty; the mean over zero samples is undefined")
     return preds, refs
 
 
@@ -114,9 +108,7 @@ def checked_lengths(values: list[Any], metric: str, name: str) -> np.ndarray:
         raise
 
 
-def string_alternatives(
-    reference: Any, metric: str, index: int, *, allow_empty: bool = False
-) -> list[str]:
+def string_alternatives(reference: Any, metric: str, index: int, *, allow_empty: bool = False) -> list[str]:
     """One sample's gold answers as a new list of strings.
 
     A bare string is one answer; a list or tuple holds alternatives. An empty list is an error
@@ -137,8 +129,7 @@ def string_alternatives(
     for j, gold in enumerate(golds):
         if not isinstance(gold, str):
             raise TypeError(
-                f"{metric}: `references[{index}][{j}]` must be a str, "
-                f"got {_typename(gold)} ({gold!r:.60})"
+                f"{metric}: `references[{index}][{j}]` must be a str, got {_typename(gold)} ({gold!r:.60})"
             )
     return golds
 
@@ -208,17 +199,13 @@ def check_string_list(value: Any, metric: str, where: str, *, allow_empty: bool 
     if isinstance(value, str):
         return [value]
     if not isinstance(value, (list, tuple)):
-        raise TypeError(
-            f"{metric}: `{where}` must be a list of str, got {_typename(value)} ({value!r:.60})"
-        )
+        raise TypeError(f"{metric}: `{where}` must be a list of str, got {_typename(value)} ({value!r:.60})")
     out = list(value)
     if not out and not allow_empty:
         raise ValueError(f"{metric}: `{where}` is an empty list")
     for j, item in enumerate(out):
         if not isinstance(item, str):
-            raise TypeError(
-                f"{metric}: `{where}[{j}]` must be a str, got {_typename(item)} ({item!r:.60})"
-            )
+            raise TypeError(f"{metric}: `{where}[{j}]` must be a str, got {_typename(item)} ({item!r:.60})")
     return out
 
 

@@ -61,29 +61,71 @@ DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
 
 #: The files NLTK's WordNet reader opens (``WordNetCorpusReader._FILES``).
 REQUIRED_FILES = (
-    "cntlist.rev", "lexnames", "index.sense",
-    "index.adj", "index.adv", "index.noun", "index.verb",
-    "data.adj", "data.adv", "data.noun", "data.verb",
-    "adj.exc", "adv.exc", "noun.exc", "verb.exc",
+    "cntlist.rev",
+    "lexnames",
+    "index.sense",
+    "index.adj",
+    "index.adv",
+    "index.noun",
+    "index.verb",
+    "data.adj",
+    "data.adv",
+    "data.noun",
+    "data.verb",
+    "adj.exc",
+    "adv.exc",
+    "noun.exc",
+    "verb.exc",
 )
 
 #: ``lexnames(5WN)``: file number, lexicographer file name, syntactic category
 #: (1 noun, 2 verb, 3 adjective, 4 adverb). Fixed since WordNet 1.5.
 LEXNAMES: tuple[tuple[int, str, int], ...] = (
-    (0, "adj.all", 3), (1, "adj.pert", 3), (2, "adv.all", 4), (3, "noun.Tops", 1),
-    (4, "noun.act", 1), (5, "noun.animal", 1), (6, "noun.artifact", 1), (7, "noun.attribute", 1),
-    (8, "noun.body", 1), (9, "noun.cognition", 1), (10, "noun.communication", 1),
-    (11, "noun.event", 1), (12, "noun.feeling", 1), (13, "noun.food", 1), (14, "noun.group", 1),
-    (15, "noun.location", 1), (16, "noun.motive", 1), (17, "noun.object", 1),
-    (18, "noun.person", 1), (19, "noun.phenomenon", 1), (20, "noun.plant", 1),
-    (21, "noun.possession", 1), (22, "noun.process", 1), (23, "noun.quantity", 1),
-    (24, "noun.relation", 1), (25, "noun.shape", 1), (26, "noun.state", 1),
-    (27, "noun.substance", 1), (28, "noun.time", 1), (29, "verb.body", 2), (30, "verb.change", 2),
-    (31, "verb.cognition", 2), (32, "verb.communication", 2), (33, "verb.competition", 2),
-    (34, "verb.consumption", 2), (35, "verb.contact", 2), (36, "verb.creation", 2),
-    (37, "verb.emotion", 2), (38, "verb.motion", 2), (39, "verb.perception", 2),
-    (40, "verb.possession", 2), (41, "verb.social", 2), (42, "verb.stative", 2),
-    (43, "verb.weather", 2), (44, "adj.ppl", 3),
+    (0, "adj.all", 3),
+    (1, "adj.pert", 3),
+    (2, "adv.all", 4),
+    (3, "noun.Tops", 1),
+    (4, "noun.act", 1),
+    (5, "noun.animal", 1),
+    (6, "noun.artifact", 1),
+    (7, "noun.attribute", 1),
+    (8, "noun.body", 1),
+    (9, "noun.cognition", 1),
+    (10, "noun.communication", 1),
+    (11, "noun.event", 1),
+    (12, "noun.feeling", 1),
+    (13, "noun.food", 1),
+    (14, "noun.group", 1),
+    (15, "noun.location", 1),
+    (16, "noun.motive", 1),
+    (17, "noun.object", 1),
+    (18, "noun.person", 1),
+    (19, "noun.phenomenon", 1),
+    (20, "noun.plant", 1),
+    (21, "noun.possession", 1),
+    (22, "noun.process", 1),
+    (23, "noun.quantity", 1),
+    (24, "noun.relation", 1),
+    (25, "noun.shape", 1),
+    (26, "noun.state", 1),
+    (27, "noun.substance", 1),
+    (28, "noun.time", 1),
+    (29, "verb.body", 2),
+    (30, "verb.change", 2),
+    (31, "verb.cognition", 2),
+    (32, "verb.communication", 2),
+    (33, "verb.competition", 2),
+    (34, "verb.consumption", 2),
+    (35, "verb.contact", 2),
+    (36, "verb.creation", 2),
+    (37, "verb.emotion", 2),
+    (38, "verb.motion", 2),
+    (39, "verb.perception", 2),
+    (40, "verb.possession", 2),
+    (41, "verb.social", 2),
+    (42, "verb.stative", 2),
+    (43, "verb.weather", 2),
+    (44, "adj.ppl", 3),
 )
 
 #: Written beside the copied files so the signature can say where the data came from.
@@ -133,7 +175,9 @@ def default_search_paths() -> list[Path]:
     try:
         import nltk.data
 
-        paths.extend(Path(os.path.expanduser(str(p))) for p in nltk.data.path if isinstance(p, (str, os.PathLike)))
+        paths.extend(
+            Path(os.path.expanduser(str(p))) for p in nltk.data.path if isinstance(p, (str, os.PathLike))
+        )
     except ImportError:  # pragma: no cover - nltk is a dependency of the METEOR metric
         pass
     seen: set[Path] = set()
@@ -329,7 +373,9 @@ def load_wordnet(location: WordNetLocation | str | os.PathLike[str] | None = Non
         loc = location
     else:
         path = Path(location)
-        corpus = path if (path / "data.noun").exists() or path.name == "wordnet" else path / "corpora" / "wordnet"
+        corpus = (
+            path if (path / "data.noun").exists() or path.name == "wordnet" else path / "corpora" / "wordnet"
+        )
         if not _is_complete(corpus):
             raise WordNetNotFoundError(INSTALL_HELP.format(searched=str(corpus)))
         found = find_wordnet([corpus.parent.parent])
@@ -341,7 +387,11 @@ def load_wordnet(location: WordNetLocation | str | os.PathLike[str] | None = Non
         import nltk.data
 
         # NLTK 3.10 only opens corpus files under a directory of nltk.data.path.
-        known = {os.path.realpath(os.path.expanduser(str(p))) for p in nltk.data.path if isinstance(p, (str, os.PathLike))}
+        known = {
+            os.path.realpath(os.path.expanduser(str(p)))
+            for p in nltk.data.path
+            if isinstance(p, (str, os.PathLike))
+        }
         if os.path.realpath(loc.data_root) not in known:
             nltk.data.path.append(str(loc.data_root))
         start = time.perf_counter()
@@ -374,24 +424,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m metricore.wordnet",
         description="Find or provision Princeton WordNet 3.0 for NLTK, offline (from Debian's wordnet-base).",
     )
-    parser.add_argument("--install", action="store_true", help="copy /usr/share/wordnet into an NLTK data dir if none has WordNet")
-    parser.add_argument("--target", help="NLTK data dir to install into (default: <sys.prefix>/share/nltk_data or the user cache)")
+    parser.add_argument(
+        "--install",
+        action="store_true",
+        help="copy /usr/share/wordnet into an NLTK data dir if none has WordNet",
+    )
+    parser.add_argument(
+        "--target",
+        help="NLTK data dir to install into (default: <sys.prefix>/share/nltk_data or the user cache)",
+    )
     parser.add_argument("--check", action="store_true", help="also load it with NLTK and print the version")
     args = parser.parse_args(argv)
     try:
         if args.install:
-            loc = ensure_wordnet(target_root=args.target) if args.target is None else install_wordnet(target_root=args.target)
+            loc = (
+                ensure_wordnet(target_root=args.target)
+                if args.target is None
+                else install_wordnet(target_root=args.target)
+            )
         else:
             loc = find_wordnet()
             if loc is None:
-                raise WordNetNotFoundError(INSTALL_HELP.format(searched=", ".join(str(p) for p in default_search_paths())))
+                raise WordNetNotFoundError(
+                    INSTALL_HELP.format(searched=", ".join(str(p) for p in default_search_paths()))
+                )
     except WordNetNotFoundError as err:
         print(f"metricore.wordnet: {err}", file=sys.stderr)
         return 1
     print(f"WordNet: {loc.corpus_dir} (source: {loc.source})")
     if args.check:
         reader = load_wordnet(loc)
-        print(f"loaded WordNet {reader.get_version()} with NLTK in {wordnet_load_seconds()[str(loc.corpus_dir)]:.2f} s")
+        print(
+            f"loaded WordNet {reader.get_version()} with NLTK in {wordnet_load_seconds()[str(loc.corpus_dir)]:.2f} s"
+        )
     return 0
 
 

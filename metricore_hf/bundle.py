@@ -43,8 +43,16 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["METRICS", "available", "build_wheel", "requirements", "space_card", "bundle_metric",
-           "bundle_index", "main"]
+__all__ = [
+    "METRICS",
+    "available",
+    "build_wheel",
+    "requirements",
+    "space_card",
+    "bundle_metric",
+    "bundle_index",
+    "main",
+]
 
 REPO = Path(__file__).resolve().parents[1]
 #: every metric of the project, in the index Space's tab order
@@ -57,7 +65,11 @@ _YAML = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 
 def available(repo: Path = REPO) -> list[str]:
     """The metrics that have both an ``evaluate`` script and a Space in ``repo``."""
-    return [n for n in METRICS if (repo / "metrics" / n / f"{n}.py").is_file() and (repo / "spaces" / n / "app.py").is_file()]
+    return [
+        n
+        for n in METRICS
+        if (repo / "metrics" / n / f"{n}.py").is_file() and (repo / "spaces" / n / "app.py").is_file()
+    ]
 
 
 def build_wheel(dest: Path, repo: Path = REPO) -> Path:
@@ -75,8 +87,20 @@ def build_wheel(dest: Path, repo: Path = REPO) -> Path:
             if (repo / name).is_file():
                 shutil.copy2(repo / name, src / name)
         for package in ("metricore", "metricore_hf"):
-            shutil.copytree(repo / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        base = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(dest), str(src)]
+            shutil.copytree(
+                repo / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
+        base = [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "--wheel-dir",
+            str(dest),
+            str(src),
+        ]
         try:
             import setuptools  # noqa: F401
 
@@ -85,7 +109,9 @@ def build_wheel(dest: Path, repo: Path = REPO) -> Path:
             subprocess.run(base, check=True)
     wheels = sorted(dest.glob("metricore-*.whl"))
     if len(wheels) != 1:
-        raise RuntimeError(f"bundle: expected one metricore wheel in {dest}, found {[w.name for w in wheels]}")
+        raise RuntimeError(
+            f"bundle: expected one metricore wheel in {dest}, found {[w.name for w in wheels]}"
+        )
     return wheels[0]
 
 
@@ -128,25 +154,32 @@ def space_card(card: str) -> str:
     for key, value in (("sdk_version", gradio), ("python_version", f'"{python}"')):
         line = re.compile(rf"^{key}:.*$", re.M)
         header = line.sub(f"{key}: {value}", header) if line.search(header) else header + f"{key}: {value}\n"
-    return f"---\n{header}---\n" + card[match.end():]
+    return f"---\n{header}---\n" + card[match.end() :]
 
 
-def _write_common(folder: Path, wheel: Path, wheel_url: str | None, req_files: list[Path],
-                  packages: list[Path]) -> None:
+def _write_common(
+    folder: Path, wheel: Path, wheel_url: str | None, req_files: list[Path], packages: list[Path]
+) -> None:
     if wheel_url is None:
         shutil.copy2(wheel, folder / wheel.name)
     reference = wheel_url or f"./{wheel.name}"
     lines = requirements(req_files, reference)
     (folder / "requirements.txt").write_text(
-        "# Written by metricore_hf.bundle. Gradio comes from the card's sdk_version.\n" + "\n".join(lines) + "\n",
+        "# Written by metricore_hf.bundle. Gradio comes from the card's sdk_version.\n"
+        + "\n".join(lines)
+        + "\n",
         encoding="utf-8",
     )
-    debs = list(dict.fromkeys(line.strip() for p in packages for line in p.read_text().splitlines() if line.strip()))
+    debs = list(
+        dict.fromkeys(line.strip() for p in packages for line in p.read_text().splitlines() if line.strip())
+    )
     if debs:
         (folder / "packages.txt").write_text("\n".join(debs) + "\n", encoding="utf-8")
 
 
-def bundle_metric(name: str, out: Path, wheel: Path, *, wheel_url: str | None = None, repo: Path = REPO) -> Path:
+def bundle_metric(
+    name: str, out: Path, wheel: Path, *, wheel_url: str | None = None, repo: Path = REPO
+) -> Path:
     """Write ``out/<name>/`` (see the module docstring) and return it."""
     metric, app = repo / "metrics" / name, repo / "spaces" / name
     if not (metric / f"{name}.py").is_file() or not (app / "app.py").is_file():
@@ -157,14 +190,17 @@ def bundle_metric(name: str, out: Path, wheel: Path, *, wheel_url: str | None = 
     folder.mkdir(parents=True)
     shutil.copy2(metric / f"{name}.py", folder / f"{name}.py")
     shutil.copy2(app / "app.py", folder / "app.py")
-    (folder / "README.md").write_text(space_card((metric / "README.md").read_text(encoding="utf-8")), encoding="utf-8")
+    (folder / "README.md").write_text(
+        space_card((metric / "README.md").read_text(encoding="utf-8")), encoding="utf-8"
+    )
     req_files = [p for p in (metric / "requirements.txt", app / "requirements.txt") if p.is_file()]
     _write_common(folder, wheel, wheel_url, req_files, [p for p in (app / "packages.txt",) if p.is_file()])
     return folder
 
 
-def bundle_index(names: Sequence[str], out: Path, wheel: Path, *, wheel_url: str | None = None,
-                 repo: Path = REPO) -> Path:
+def bundle_index(
+    names: Sequence[str], out: Path, wheel: Path, *, wheel_url: str | None = None, repo: Path = REPO
+) -> Path:
     """Write ``out/index/``: the index Space with the apps and cards of ``names``."""
     folder = out / "index"
     if folder.exists():
@@ -179,8 +215,14 @@ def bundle_index(names: Sequence[str], out: Path, wheel: Path, *, wheel_url: str
         (folder / name).mkdir()
         shutil.copy2(repo / "spaces" / name / "app.py", folder / name / "app.py")
         shutil.copy2(repo / "metrics" / name / "README.md", folder / name / "README.md")
-        req_files += [p for p in (repo / "metrics" / name / "requirements.txt", repo / "spaces" / name / "requirements.txt")
-                      if p.is_file()]
+        req_files += [
+            p
+            for p in (
+                repo / "metrics" / name / "requirements.txt",
+                repo / "spaces" / name / "requirements.txt",
+            )
+            if p.is_file()
+        ]
         packages += [p for p in (repo / "spaces" / name / "packages.txt",) if p.is_file()]
     _write_common(folder, wheel, wheel_url, req_files, packages)
     return folder
@@ -188,9 +230,15 @@ def bundle_index(names: Sequence[str], out: Path, wheel: Path, *, wheel_url: str
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/bundle", description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", help="metrics to bundle, or 'index' (default: every metric and the index)")
-    parser.add_argument("--out", type=Path, default=REPO / "dist" / "bundles", help="output folder (default: dist/bundles)")
-    parser.add_argument("--wheel-url", help="reference the wheel by this URL in requirements.txt instead of shipping it")
+    parser.add_argument(
+        "names", nargs="*", help="metrics to bundle, or 'index' (default: every metric and the index)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=REPO / "dist" / "bundles", help="output folder (default: dist/bundles)"
+    )
+    parser.add_argument(
+        "--wheel-url", help="reference the wheel by this URL in requirements.txt instead of shipping it"
+    )
     args = parser.parse_args(argv)
     metrics = available()
     names = list(args.names) or [*metrics, "index"]
@@ -200,8 +248,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="metricore-wheel-") as tmp:
         wheel = build_wheel(Path(tmp))
         for name in names:
-            folder = (bundle_index(metrics, args.out, wheel, wheel_url=args.wheel_url) if name == "index"
-                      else bundle_metric(name, args.out, wheel, wheel_url=args.wheel_url))
+            folder = (
+                bundle_index(metrics, args.out, wheel, wheel_url=args.wheel_url)
+                if name == "index"
+                else bundle_metric(name, args.out, wheel, wheel_url=args.wheel_url)
+            )
             print(f"bundle: {folder}")
     return 0
 

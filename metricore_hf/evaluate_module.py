@@ -53,6 +53,7 @@ __all__ = [
     "INTERVAL_KWARGS",
 ]
 
+
 class DistributedTimeoutError(TimeoutError):
     """A distributed ``compute`` could not gather every process's rows: a process never
     joined, never finished, or exited without finishing."""
@@ -74,7 +75,9 @@ JSON_FEATURES = datasets.Features(
 Preparer = Callable[[list[Any], list[Any], str, int], tuple[list[Any], list[Any]]]
 
 
-def prepare_strings(preds: list[Any], refs: list[Any], metric: str, start: int) -> tuple[list[str], list[list[str]]]:
+def prepare_strings(
+    preds: list[Any], refs: list[Any], metric: str, start: int
+) -> tuple[list[str], list[list[str]]]:
     """String predictions; gold alternatives as lists (a bare str is one answer)."""
     return (
         check_strings(preds, metric, "predictions", start),
@@ -82,7 +85,9 @@ def prepare_strings(preds: list[Any], refs: list[Any], metric: str, start: int) 
     )
 
 
-def prepare_structured(preds: list[Any], refs: list[Any], metric: str, start: int) -> tuple[list[str], list[str]]:
+def prepare_structured(
+    preds: list[Any], refs: list[Any], metric: str, start: int
+) -> tuple[list[str], list[str]]:
     """Any JSON-like structure (tuples kept) as tagged JSON text, one cell per row."""
     try:
         p = [to_json(x, f"predictions[{start + i}]") for i, x in enumerate(preds)]
@@ -177,7 +182,10 @@ class CoreMetric(evaluate.Metric):
                 )
             return None
         return check_interval_options(
-            confidence, given.get("n_resamples", DEFAULT_RESAMPLES), given.get("seed", DEFAULT_SEED), self.METRIC
+            confidence,
+            given.get("n_resamples", DEFAULT_RESAMPLES),
+            given.get("seed", DEFAULT_SEED),
+            self.METRIC,
         )
 
     def _finish(self, result: Any) -> dict[str, Any]:
@@ -194,8 +202,7 @@ class CoreMetric(evaluate.Metric):
         return out
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Check, canonicalise and cache a batch of predictions and references.
-        """
+        """Check, canonicalise and cache a batch of predictions and references."""
         preds, refs = paired_columns(predictions, references, self.METRIC)
         # in distributed mode one process may hold no rows; the gathered total is checked in compute
         if not preds and len(self) == 0 and self.num_process == 1:
@@ -207,8 +214,7 @@ class CoreMetric(evaluate.Metric):
             return super().add_batch(predictions=preds, references=refs, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Check, canonicalise and cache one prediction and its reference.
-        """
+        """Check, canonicalise and cache one prediction and its reference."""
         preds, refs = self._prepare([prediction], [reference], len(self))
         return super().add(prediction=preds[0], reference=refs[0], **kwargs)
 

@@ -211,14 +211,18 @@ class SpaceSpec:
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: duplicate parameter names in {names}")
         if "confidence" in names:
-            raise ValueError(f"{self.name}: `confidence` is the builder's own control; set SpaceSpec.confidence")
+            raise ValueError(
+                f"{self.name}: `confidence` is the builder's own control; set SpaceSpec.confidence"
+            )
         for p in self.params:
             p.check(p.default)
             for _, value in p.variant_defaults:
                 p.check(value)
             unknown = (set(p.variants) | {v for v, _ in p.variant_defaults}) - set(self.variants)
             if unknown:
-                raise ValueError(f"{self.name}: parameter {p.name!r} names unknown variants {sorted(unknown)}")
+                raise ValueError(
+                    f"{self.name}: parameter {p.name!r} names unknown variants {sorted(unknown)}"
+                )
         unknown = set(self.structured_variants) - set(self.variants)
         if unknown:
             raise ValueError(f"{self.name}: structured_variants names unknown variants {sorted(unknown)}")
@@ -463,7 +467,9 @@ def _check_confidence(spec: SpaceSpec, confidence: Any) -> float | None:
     if confidence is None or confidence is False or confidence == 0:
         return None
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise fail(f"`confidence` must be a level in (0, 1) such as 0.95, or 0 for none; got {confidence!r:.60}.")
+        raise fail(
+            f"`confidence` must be a level in (0, 1) such as 0.95, or 0 for none; got {confidence!r:.60}."
+        )
     if not spec.confidence:
         raise fail(f"The {spec.name} Space offers no confidence interval.")
     return float(confidence)
@@ -508,7 +514,9 @@ def score(
                 kwargs[p.name] = p.check(given.get(p.name, p.default_for(variant)))
     except (TypeError, ValueError) as err:
         raise fail(str(err)) from None
-    headline, rows, signature = run_metric(spec.name, spec.score_fn, predictions, references, variant, **kwargs)
+    headline, rows, signature = run_metric(
+        spec.name, spec.score_fn, predictions, references, variant, **kwargs
+    )
     return {k: _finite(v) for k, v in headline.items()}, list(rows), signature
 
 
@@ -649,11 +657,17 @@ def _histogram_svg(
             y = top + ph - h + (12 if inside else -3)
             fill = ' fill="white"' if inside else ""
             out.append(f'<text x="{x0 + bw / 2:.1f}" y="{y:.1f}" text-anchor="middle"{fill}>{c}</text>')
-    out.append(f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="currentColor" stroke-opacity="0.5"/>')
+    out.append(
+        f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="currentColor" stroke-opacity="0.5"/>'
+    )
     for i in range(_HIST_BINS + 1):
         tx = left + i * bw
-        out.append(f'<text x="{tx:.1f}" y="{top + ph + 14}" text-anchor="middle">{lo + i * (hi - lo) / _HIST_BINS:.4g}</text>')
-    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle" opacity="0.75">per-sample score</text>')
+        out.append(
+            f'<text x="{tx:.1f}" y="{top + ph + 14}" text-anchor="middle">{lo + i * (hi - lo) / _HIST_BINS:.4g}</text>'
+        )
+    out.append(
+        f'<text x="{left + pw / 2:.1f}" y="{height - 6}" text-anchor="middle" opacity="0.75">per-sample score</text>'
+    )
     if marker is not None:
         label, value, ci = marker
         mx = x(value)
@@ -668,7 +682,9 @@ def _histogram_svg(
     return "".join(out)
 
 
-def _marker(spec: SpaceSpec, headline: Mapping[str, Any]) -> tuple[str, float, tuple[float, float] | None] | None:
+def _marker(
+    spec: SpaceSpec, headline: Mapping[str, Any]
+) -> tuple[str, float, tuple[float, float] | None] | None:
     entries = {key: (value, ci) for key, value, ci in _intervals(headline)}
     for key in spec.plotted or tuple(entries)[:1]:
         if key in entries and isinstance(entries[key][0], float):
@@ -689,7 +705,7 @@ def _input_help(spec: SpaceSpec) -> str:
     text = (
         f"**Input.** One row per sample: `prediction` and `references`. References as a JSON "
         f'list (`["a", "b"]`) give several gold answers; other text is one answer (`[""]` is an '
-        f"empty gold). JSONL: one `{{\"prediction\": ..., \"references\": ...}}` per line; a CSV "
+        f'empty gold). JSONL: one `{{"prediction": ..., "references": ...}}` per line; a CSV '
         f"file has the columns `prediction` and `references`. "
         f"Limits: {MAX_ROWS:,} rows, {MAX_CHARS:,} characters per string."
     )
@@ -725,9 +741,15 @@ def render(spec: SpaceSpec, *, api_prefix: str = "") -> Rendered:
     """Lay out the Space for ``spec`` inside the current ``gr.Blocks`` (or tab) and wire its
     events; the API endpoints are ``/<api_prefix>compute`` and ``/<api_prefix>compute_ui``."""
     examples = [_example_inputs(spec, ex) for ex in spec.examples]
-    first_variant, _, first_cells, *first_params = examples[0] if examples else (
-        spec.default_variant or "", "table", [["", ""]] * 3,
-        *(p.default_for(spec.default_variant) for p in spec.params),
+    first_variant, _, first_cells, *first_params = (
+        examples[0]
+        if examples
+        else (
+            spec.default_variant or "",
+            "table",
+            [["", ""]] * 3,
+            *(p.default_for(spec.default_variant) for p in spec.params),
+        )
     )
     gr.Markdown(f"# {spec.title}\n\n{spec.description}")
     with gr.Row():
@@ -770,7 +792,10 @@ def render(spec: SpaceSpec, *, api_prefix: str = "") -> Rendered:
         elem_classes=["mc-jsonl"],
     )
     upload = gr.File(
-        file_types=[".jsonl", ".json", ".csv"], label="JSONL or CSV file", visible=False, elem_classes=["mc-upload"]
+        file_types=[".jsonl", ".json", ".csv"],
+        label="JSONL or CSV file",
+        visible=False,
+        elem_classes=["mc-upload"],
     )
     source.change(
         lambda s: [gr.update(visible=s == name) for name in _SOURCES],
@@ -805,7 +830,9 @@ def render(spec: SpaceSpec, *, api_prefix: str = "") -> Rendered:
         elem_classes=["mc-per-sample"],
     )
     histogram = gr.HTML(js_on_load=None, elem_classes=["mc-histogram"])
-    signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"], elem_classes=["mc-signature"])
+    signature = gr.Textbox(
+        label="Signature", interactive=False, buttons=["copy"], elem_classes=["mc-signature"]
+    )
 
     @guarded(spec.name)
     def run_ui(variant_value, source_value, table_value, jsonl_value, file_value, interval_value, *values):
@@ -929,7 +956,9 @@ def build_index(specs: Sequence[SpaceSpec | CustomSpace], *, title: str, intro: 
 
 def system_theme() -> Any:
     """Gradio's default theme on system fonts (the default fetches Google Fonts from the browser)."""
-    return gr.themes.Default(font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"])
+    return gr.themes.Default(
+        font=["ui-sans-serif", "system-ui", "sans-serif"], font_mono=["ui-monospace", "monospace"]
+    )
 
 
 def launch(spec_or_app: SpaceSpec | CustomSpace | gr.Blocks, **kwargs: Any) -> Any:

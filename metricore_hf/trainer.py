@@ -45,7 +45,9 @@ __all__ = [
 _METRICS_DIR = Path(__file__).resolve().parents[1] / "metrics"
 
 
-def load_metric(name: str, config: str | None = None, *, source: str | Path | None = None, **kwargs: Any) -> Any:
+def load_metric(
+    name: str, config: str | None = None, *, source: str | Path | None = None, **kwargs: Any
+) -> Any:
     """``evaluate.load`` of one of this project's metrics: ``source`` is the folder holding
     ``metrics/<name>`` scripts (default: the one beside this package in a checkout) or a Hub
     namespace such as ``"my-org"``."""
@@ -108,14 +110,14 @@ def span_answers(
     for s, e, row in zip(starts, ends, ids):
         scores = np.where(allowed, s[:, None] + e[None, :], -np.inf)
         i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
-        out.append(decode_ids(row[None, i:j + 1], tokenizer)[0])
+        out.append(decode_ids(row[None, i : j + 1], tokenizer)[0])
     return out
 
 
 def _positions_answers(label_ids: Any, input_ids: Any, tokenizer: Any) -> list[str]:
     starts, ends = (_array(x).reshape(-1) for x in label_ids)
     ids = _array(input_ids)
-    return [decode_ids(row[None, s:e + 1], tokenizer)[0] for s, e, row in zip(starts, ends, ids)]
+    return [decode_ids(row[None, s : e + 1], tokenizer)[0] for s, e, row in zip(starts, ends, ids)]
 
 
 class MetricHook:
@@ -151,7 +153,9 @@ class MetricHook:
         if not metrics:
             raise ValueError("MetricHook: give at least one metric")
         if predictions_from not in ("ids", "spans"):
-            raise ValueError(f"MetricHook: predictions_from must be 'ids' or 'spans', got {predictions_from!r}")
+            raise ValueError(
+                f"MetricHook: predictions_from must be 'ids' or 'spans', got {predictions_from!r}"
+            )
         unknown = sorted(set(compute_kwargs or {}) - set(metrics))
         if unknown:
             raise ValueError(f"MetricHook: compute_kwargs for unknown metric(s) {unknown}")
@@ -182,7 +186,7 @@ class MetricHook:
             preds = [self.postprocess(p) for p in preds]
         n = len(preds)
         if self.references is not None:
-            refs = self.references[self._seen:self._seen + n]
+            refs = self.references[self._seen : self._seen + n]
             if len(refs) != n:
                 raise ValueError(
                     f"MetricHook: {len(self.references)} references given, but the evaluation has more "
@@ -200,24 +204,29 @@ class MetricHook:
         preds, refs = self.decode(eval_pred)
         if compute_result is None:  # batch_eval_metrics=False: everything at once
             self._seen = 0
-            return self._collect({
-                name: m.compute(predictions=preds, references=refs, **self.compute_kwargs.get(name, {}))
-                for name, m in self.metrics.items()
-            })
+            return self._collect(
+                {
+                    name: m.compute(predictions=preds, references=refs, **self.compute_kwargs.get(name, {}))
+                    for name, m in self.metrics.items()
+                }
+            )
         for m in self.metrics.values():
             m.add_batch(predictions=preds, references=refs)
         self._seen += len(preds)
         if not compute_result:
             return {}
         self._seen = 0
-        return self._collect({name: m.compute(**self.compute_kwargs.get(name, {})) for name, m in self.metrics.items()})
+        return self._collect(
+            {name: m.compute(**self.compute_kwargs.get(name, {})) for name, m in self.metrics.items()}
+        )
 
     def _collect(self, results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
         numbers: dict[str, dict[str, float]] = {}
         for name, result in results.items():
             self.signatures[name] = result.get("signature", "")
             numbers[name] = {
-                k: float(v) for k, v in result.items()
+                k: float(v)
+                for k, v in result.items()
                 if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
             }
         counts: dict[str, int] = {}
@@ -237,32 +246,48 @@ class MetricHook:
 
 
 def extractive_qa_hook(
-    tokenizer: Any, *, variant: str = "squad", spans: bool = False, references: Sequence[Any] | None = None,
-    source: str | Path | None = None, **compute_kwargs: Any,
+    tokenizer: Any,
+    *,
+    variant: str = "squad",
+    spans: bool = False,
+    references: Sequence[Any] | None = None,
+    source: str | Path | None = None,
+    **compute_kwargs: Any,
 ) -> MetricHook:
     """Token F1 and exact match (SQuAD rules; ``variant="mlqa"`` with ``language=``...).
     ``spans=True`` for a span model (``AutoModelForQuestionAnswering``): predictions are its
     start/end logits, read back from ``include_for_metrics=["inputs"]``."""
     return MetricHook(
-        tokenizer, {"token_f1": load_metric("token_f1", variant, source=source)},
-        compute_kwargs={"token_f1": compute_kwargs}, references=references,
+        tokenizer,
+        {"token_f1": load_metric("token_f1", variant, source=source)},
+        compute_kwargs={"token_f1": compute_kwargs},
+        references=references,
         predictions_from="spans" if spans else "ids",
     )
 
 
 def docvqa_hook(
-    tokenizer: Any, *, variant: str = "docvqa", references: Sequence[Any] | None = None,
-    source: str | Path | None = None, **compute_kwargs: Any,
+    tokenizer: Any,
+    *,
+    variant: str = "docvqa",
+    references: Sequence[Any] | None = None,
+    source: str | Path | None = None,
+    **compute_kwargs: Any,
 ) -> MetricHook:
     """ANLS of generated answers (generative QA, document VQA); ``threshold=`` to change tau."""
     return MetricHook(
-        tokenizer, {"anls": load_metric("anls", variant, source=source)},
-        compute_kwargs={"anls": compute_kwargs}, references=references,
+        tokenizer,
+        {"anls": load_metric("anls", variant, source=source)},
+        compute_kwargs={"anls": compute_kwargs},
+        references=references,
     )
 
 
 def captioning_hook(
-    tokenizer: Any, *, references: Sequence[Any] | None = None, source: str | Path | None = None,
+    tokenizer: Any,
+    *,
+    references: Sequence[Any] | None = None,
+    source: str | Path | None = None,
 ) -> MetricHook:
     """METEOR (NLTK) and CIDEr-D of generated captions; give ``references`` (all reference
     captions per image) for CIDEr's consensus to mean anything."""
@@ -274,11 +299,16 @@ def captioning_hook(
 
 
 def ocr_hook(
-    tokenizer: Any, *, references: Sequence[Any] | None = None, source: str | Path | None = None,
+    tokenizer: Any,
+    *,
+    references: Sequence[Any] | None = None,
+    source: str | Path | None = None,
     **compute_kwargs: Any,
 ) -> MetricHook:
     """1-NED and CER of recognised text (``lowercase=``, ``nfkc=``, ``empty_pair=``)."""
     return MetricHook(
-        tokenizer, {"one_minus_ned": load_metric("one_minus_ned", source=source)},
-        compute_kwargs={"one_minus_ned": compute_kwargs}, references=references,
+        tokenizer,
+        {"one_minus_ned": load_metric("one_minus_ned", source=source)},
+        compute_kwargs={"one_minus_ned": compute_kwargs},
+        references=references,
     )

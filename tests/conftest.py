@@ -13,8 +13,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 _CACHE = tempfile.mkdtemp(prefix="metricore-tests-hf-")
-for _var, _sub in (("HF_HOME", "home"), ("HF_DATASETS_CACHE", "datasets"), ("HF_EVALUATE_CACHE", "evaluate"),
-                   ("HF_METRICS_CACHE", "metrics"), ("HF_MODULES_CACHE", "modules")):
+for _var, _sub in (
+    ("HF_HOME", "home"),
+    ("HF_DATASETS_CACHE", "datasets"),
+    ("HF_EVALUATE_CACHE", "evaluate"),
+    ("HF_METRICS_CACHE", "metrics"),
+    ("HF_MODULES_CACHE", "modules"),
+):
     os.environ[_var] = os.path.join(_CACHE, _sub)
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"

@@ -89,9 +89,17 @@ def main(plan_path: str, worker: str) -> int:
                 raise ValueError(f"unknown op {op!r}")
         except Exception as err:  # reported to the test, which asserts on it
             failed.add(handle)
-            emit({"handle": handle, "op": op, "error": type(err).__name__, "message": str(err),
-                  "mro": [c.__name__ for c in type(err).__mro__], "seconds": time.perf_counter() - started,
-                  "traceback": traceback.format_exc(limit=4)})
+            emit(
+                {
+                    "handle": handle,
+                    "op": op,
+                    "error": type(err).__name__,
+                    "message": str(err),
+                    "mro": [c.__name__ for c in type(err).__mro__],
+                    "seconds": time.perf_counter() - started,
+                    "traceback": traceback.format_exc(limit=4),
+                }
+            )
     return 0
 
 

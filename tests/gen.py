@@ -43,30 +43,105 @@ WORDS = (
 ).split()
 
 NAMES = [
-    "John Smith", "Mary O'Neil", "Dr. A. B. Jones", "McDonald's", "AT&T", "Jean-Luc Picard",
-    "José Martínez", "Zoë Saldaña", "Søren Kierkegaard", "Nguyễn Văn An", "Łukasz Żółw",
-    "Ólafur Arnalds", "İlkay Gündoğan", "Françoise Sagan", "Дмитрий Шостакович", "Σωκράτης",
-    "王小明", "山田太郎", "김민준", "Björk Guðmundsdóttir",
+    "John Smith",
+    "Mary O'Neil",
+    "Dr. A. B. Jones",
+    "McDonald's",
+    "AT&T",
+    "Jean-Luc Picard",
+    "José Martínez",
+    "Zoë Saldaña",
+    "Søren Kierkegaard",
+    "Nguyễn Văn An",
+    "Łukasz Żółw",
+    "Ólafur Arnalds",
+    "İlkay Gündoğan",
+    "Françoise Sagan",
+    "Дмитрий Шостакович",
+    "Σωκράτης",
+    "王小明",
+    "山田太郎",
+    "김민준",
+    "Björk Guðmundsdóttir",
 ]
 
 UNICODE_WORDS = [
-    "café", "naïve", "résumé", "Straße", "Fuß", "GROẞ", "ﬁnance", "ﬂour", "eﬀort", "oﬃce",
-    "İzmir", "ISTANBUL", "ıi", "Москва", "хор", "Хор", "ЁЛКА", "ΣΟΦΙΑ", "σοφίας", "ΐ",
-    "東京", "北京大学", "株式会社", "合計", "ｔｏｔａｌ", "ＡＢＣ", "１２３４", "😀", "👍🏽",
-    "🇩🇪", "e\u0301te\u0301", "n\u0303o", "ǅemal", "ŉ", "ǰ", "ℌilbert", "Ⅻ", "№5", "½",
-    "°C", "µm", "Å", "Ω", "ﬆ", "ǲ",
+    "café",
+    "naïve",
+    "résumé",
+    "Straße",
+    "Fuß",
+    "GROẞ",
+    "ﬁnance",
+    "ﬂour",
+    "eﬀort",
+    "oﬃce",
+    "İzmir",
+    "ISTANBUL",
+    "ıi",
+    "Москва",
+    "хор",
+    "Хор",
+    "ЁЛКА",
+    "ΣΟΦΙΑ",
+    "σοφίας",
+    "ΐ",
+    "東京",
+    "北京大学",
+    "株式会社",
+    "合計",
+    "ｔｏｔａｌ",
+    "ＡＢＣ",
+    "１２３４",
+    "😀",
+    "👍🏽",
+    "🇩🇪",
+    "e\u0301te\u0301",
+    "n\u0303o",
+    "ǅemal",
+    "ŉ",
+    "ǰ",
+    "ℌilbert",
+    "Ⅻ",
+    "№5",
+    "½",
+    "°C",
+    "µm",
+    "Å",
+    "Ω",
+    "ﬆ",
+    "ǲ",
 ]
 
 #: single characters that change length or identity under upper()/lower()/NFKC, or look alike
 TRICKY_CHARS = list("ßﬁﬂﬃİıΐǰŉǅℌⅫ½ＡａＢ１ΣσςЁёé") + [
-    "e\u0301", "\u0301", "\u0303", "\u200b", "\u00ad", "😀", "👍", "\U0001f3fd",
+    "e\u0301",
+    "\u0301",
+    "\u0303",
+    "\u200b",
+    "\u00ad",
+    "😀",
+    "👍",
+    "\U0001f3fd",
 ]
 
 #: str.split() separators, ASCII and not
 WHITESPACE = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2003", "\u2009", "\u202f", "\x1c", "\x85"]
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,-/'$%()"
 
 
@@ -154,12 +229,12 @@ def _typo(rng: random.Random, s: str) -> str:
     if op == 0:  # insert
         return s[:i] + _random_char(rng) + s[i:]
     if op == 1:  # delete
-        return s[:i] + s[i + 1:]
+        return s[:i] + s[i + 1 :]
     if op == 2:  # substitute
-        return s[:i] + _random_char(rng) + s[i + 1:]
+        return s[:i] + _random_char(rng) + s[i + 1 :]
     if len(s) > 1:  # transpose
         i = min(i, len(s) - 2)
-        return s[:i] + s[i + 1] + s[i] + s[i + 2:]
+        return s[:i] + s[i + 1] + s[i] + s[i + 2 :]
     return s + s
 
 
@@ -374,9 +449,7 @@ def star_pairs(seed: int, n: int, depth: int = 3, max_len: int = 16) -> list[tup
 DUDE_TYPES = ["extractive", "abstractive", "not-answerable", "list/extractive", "list/abstractive"]
 
 
-def dude_questions(
-    seed: int, n: int, max_len: int = 30
-) -> tuple[list[Any], list[list[str]], list[str]]:
+def dude_questions(seed: int, n: int, max_len: int = 30) -> tuple[list[Any], list[list[str]], list[str]]:
     """``n`` DUDE questions: (predictions, gold answer lists, answer types)."""
     rng = random.Random(seed)
     preds: list[Any] = []
@@ -387,8 +460,15 @@ def dude_questions(
         if t == "not-answerable":
             gold: list[str] = []
             r = rng.random()
-            pred: Any = [] if r < 0.4 else ("" if r < 0.55 else (
-                [gold_answer(rng, max_len)] if r < 0.7 else gold_answer(rng, max_len)))
+            pred: Any = (
+                []
+                if r < 0.4
+                else (
+                    ""
+                    if r < 0.55
+                    else ([gold_answer(rng, max_len)] if r < 0.7 else gold_answer(rng, max_len))
+                )
+            )
         elif t.startswith("list"):
             gold = [gold_answer(rng, max_len) for _ in range(rng.choice((1, 2, 2, 3, 3, 4, 5)))]
             if rng.random() < 0.15:
@@ -426,9 +506,8 @@ def dude_questions(
 # ---------------------------------------------------------------------------------------
 # 1-NED items
 
-def ned_items(
-    seed: int, n: int, max_golds: int = 1, max_len: int = 30
-) -> tuple[list[str], list[list[str]]]:
+
+def ned_items(seed: int, n: int, max_golds: int = 1, max_len: int = 30) -> tuple[list[str], list[list[str]]]:
     """``n`` (prediction, golds) recognition items; 1..max_golds golds, some empty strings."""
     rng = random.Random(seed)
     preds: list[str] = []

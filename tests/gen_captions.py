@@ -16,45 +16,162 @@ import random
 __all__ = ["caption_sets", "russian_caption_sets"]
 
 SUBJECTS = [
-    "man", "woman", "dog", "cat", "boy", "girl", "kid", "child", "person", "player", "horse",
-    "bird", "car", "bus", "train", "elephant", "giraffe", "couple", "group of people", "baby",
+    "man",
+    "woman",
+    "dog",
+    "cat",
+    "boy",
+    "girl",
+    "kid",
+    "child",
+    "person",
+    "player",
+    "horse",
+    "bird",
+    "car",
+    "bus",
+    "train",
+    "elephant",
+    "giraffe",
+    "couple",
+    "group of people",
+    "baby",
 ]
 VERBS = [
-    "riding", "sitting on", "standing next to", "walking along", "running across", "holding",
-    "eating", "playing with", "looking at", "lying on", "jumping over", "parked near",
-    "flying over", "crossing", "carrying",
+    "riding",
+    "sitting on",
+    "standing next to",
+    "walking along",
+    "running across",
+    "holding",
+    "eating",
+    "playing with",
+    "looking at",
+    "lying on",
+    "jumping over",
+    "parked near",
+    "flying over",
+    "crossing",
+    "carrying",
 ]
 OBJECTS = [
-    "a horse", "a couch", "the beach", "a street", "a road", "a frisbee", "a pizza", "a table",
-    "a bench", "the grass", "a field", "a kite", "an umbrella", "a surfboard", "a skateboard",
-    "a plate of food", "a cake", "the snow", "a river", "a fence", "a building", "a bike",
-    "a phone", "a laptop", "a clock tower",
+    "a horse",
+    "a couch",
+    "the beach",
+    "a street",
+    "a road",
+    "a frisbee",
+    "a pizza",
+    "a table",
+    "a bench",
+    "the grass",
+    "a field",
+    "a kite",
+    "an umbrella",
+    "a surfboard",
+    "a skateboard",
+    "a plate of food",
+    "a cake",
+    "the snow",
+    "a river",
+    "a fence",
+    "a building",
+    "a bike",
+    "a phone",
+    "a laptop",
+    "a clock tower",
 ]
 PLACES = [
-    "", "", "on the beach", "in a park", "in the city", "at night", "near the water",
-    "in front of a building", "on a sunny day", "in the kitchen", "down the street",
+    "",
+    "",
+    "on the beach",
+    "in a park",
+    "in the city",
+    "at night",
+    "near the water",
+    "in front of a building",
+    "on a sunny day",
+    "in the kitchen",
+    "down the street",
 ]
 ADJECTIVES = ["big", "small", "large", "little", "red", "white", "black", "young", "old", "happy", "tall"]
 
 # Pairs whose Porter stems equal a WordNet lemma name of the other word's stem.
 SYNONYMS = {
-    "dog": ["hound"], "car": ["auto", "machine"], "couch": ["sofa", "lounge"], "kid": ["child"],
-    "child": ["kid", "youngster"], "man": ["human", "homo"], "road": ["route"],
-    "bike": ["bicycle", "cycle"], "plate": ["dish", "home"], "street": ["street"],
-    "big": ["large", "great", "bad"], "small": ["little", "minor"], "picture": ["image", "pic"],
-    "phone": ["telephone", "earphone"], "field": ["area", "plain"], "cake": ["bar", "patty"],
-    "holding": ["keeping", "having"], "eating": ["feeding", "dining"], "jumping": ["leaping", "bound"],
-    "looking": ["face", "search", "look"], "sitting": ["sit", "model"], "cat": ["guy", "kat", "true"],
-    "baby": ["babe", "infant"], "bus": ["coach", "jalopy"], "woman": ["adult", "char"],
-    "boy": ["son", "male"], "girl": ["female", "miss", "lass"], "happy": ["glad", "well"],
-    "old": ["former", "erstwhile"], "young": ["new", "youth"], "tall": ["high", "grandiloquent"],
-    "running": ["run", "track", "range"], "walking": ["walk", "pass", "paseo"],
-    "building": ["edifice", "construct"], "river": ["river"], "train": ["string", "caravan"],
+    "dog": ["hound"],
+    "car": ["auto", "machine"],
+    "couch": ["sofa", "lounge"],
+    "kid": ["child"],
+    "child": ["kid", "youngster"],
+    "man": ["human", "homo"],
+    "road": ["route"],
+    "bike": ["bicycle", "cycle"],
+    "plate": ["dish", "home"],
+    "street": ["street"],
+    "big": ["large", "great", "bad"],
+    "small": ["little", "minor"],
+    "picture": ["image", "pic"],
+    "phone": ["telephone", "earphone"],
+    "field": ["area", "plain"],
+    "cake": ["bar", "patty"],
+    "holding": ["keeping", "having"],
+    "eating": ["feeding", "dining"],
+    "jumping": ["leaping", "bound"],
+    "looking": ["face", "search", "look"],
+    "sitting": ["sit", "model"],
+    "cat": ["guy", "kat", "true"],
+    "baby": ["babe", "infant"],
+    "bus": ["coach", "jalopy"],
+    "woman": ["adult", "char"],
+    "boy": ["son", "male"],
+    "girl": ["female", "miss", "lass"],
+    "happy": ["glad", "well"],
+    "old": ["former", "erstwhile"],
+    "young": ["new", "youth"],
+    "tall": ["high", "grandiloquent"],
+    "running": ["run", "track", "range"],
+    "walking": ["walk", "pass", "paseo"],
+    "building": ["edifice", "construct"],
+    "river": ["river"],
+    "train": ["string", "caravan"],
 }
 INFLECT = ["s", "es", "ing", "ed", "er", "ly", "'s", "ness"]
-PUNCT = [".", ",", "!", "?", ";", ":", "...", "--", "'s", "n't", '"', "(", ")", "-", "&", "$", "%", "@", "#", "*"]
+PUNCT = [
+    ".",
+    ",",
+    "!",
+    "?",
+    ";",
+    ":",
+    "...",
+    "--",
+    "'s",
+    "n't",
+    '"',
+    "(",
+    ")",
+    "-",
+    "&",
+    "$",
+    "%",
+    "@",
+    "#",
+    "*",
+]
 FILLERS = ["the", "a", "an", "of", "with", "and", "very", "some", "two", "three", "is", "are"]
-CONTRACTIONS = ["can't", "cannot", "it's", "they're", "gonna", "don't", "won't", "I'm", "wanna", "d'ye", "'tis"]
+CONTRACTIONS = [
+    "can't",
+    "cannot",
+    "it's",
+    "they're",
+    "gonna",
+    "don't",
+    "won't",
+    "I'm",
+    "wanna",
+    "d'ye",
+    "'tis",
+]
 NUMBERS = ["2", "3.5", "1,000", "10", "one", "two", "three", "42", "1990s"]
 
 
@@ -163,12 +280,31 @@ def caption_sets(n: int, seed: int = 4, refs: int = 5) -> tuple[list[str], list[
     return hyps, references
 
 
-RU_SUBJECTS = ["кот", "кошка", "собака", "мужчина", "женщина", "мальчик", "девочка", "ребёнок", "машина", "птица"]
+RU_SUBJECTS = [
+    "кот",
+    "кошка",
+    "собака",
+    "мужчина",
+    "женщина",
+    "мальчик",
+    "девочка",
+    "ребёнок",
+    "машина",
+    "птица",
+]
 RU_VERBS = ["сидит на", "лежит на", "стоит возле", "бежит по", "играет с", "смотрит на", "держит", "ест"]
 RU_OBJECTS = ["диване", "траве", "улице", "столе", "мяч", "пицца", "дороге", "снегу", "окне", "зонт"]
-RU_INFLECT = {"кот": ["кота", "коты", "котом"], "кошка": ["кошки", "кошку", "кошкой"], "собака": ["собаки", "собаку"],
-              "мужчина": ["мужчины", "мужчину"], "сидит": ["сидят", "сидел"], "лежит": ["лежат", "лежала"],
-              "диване": ["диван", "диваны"], "траве": ["трава", "травой"], "улице": ["улица", "улицу"]}
+RU_INFLECT = {
+    "кот": ["кота", "коты", "котом"],
+    "кошка": ["кошки", "кошку", "кошкой"],
+    "собака": ["собаки", "собаку"],
+    "мужчина": ["мужчины", "мужчину"],
+    "сидит": ["сидят", "сидел"],
+    "лежит": ["лежат", "лежала"],
+    "диване": ["диван", "диваны"],
+    "траве": ["трава", "травой"],
+    "улице": ["улица", "улицу"],
+}
 RU_NUMBERS = ["два", "три", "двое", "пять", "2", "3"]
 
 
@@ -182,7 +318,9 @@ def russian_caption_sets(n: int, seed: int = 7, refs: int = 5) -> tuple[list[str
             base.insert(0, rng.choice(RU_NUMBERS))
 
         def variant(strength: float, base: list[str] = base) -> str:
-            out = [rng.choice(RU_INFLECT[w]) if w in RU_INFLECT and rng.random() < strength else w for w in base]
+            out = [
+                rng.choice(RU_INFLECT[w]) if w in RU_INFLECT and rng.random() < strength else w for w in base
+            ]
             if rng.random() < 0.3 * strength and len(out) > 2:
                 i, j = rng.sample(range(len(out)), 2)
                 out[i], out[j] = out[j], out[i]

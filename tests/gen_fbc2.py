@@ -123,7 +123,9 @@ def textqa_questions(n: int, seed: int = 0) -> tuple[list[str], list[list[str]]]
         else:
             gold = answer_like(rng, 4)
             golds.append([gold] + ([answer_like(rng, 3)] if rng.random() < 0.3 else []))
-            preds.append(rng.choice([gold, _inflect(rng, gold), answer_like(rng), gold.upper(), f"a) {gold}"]))
+            preds.append(
+                rng.choice([gold, _inflect(rng, gold), answer_like(rng), gold.upper(), f"a) {gold}"])
+            )
     return preds, golds
 
 

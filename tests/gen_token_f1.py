@@ -28,7 +28,22 @@ WORDS = (
     "o'clock 1976 3.14 $100 50% 1,000 #1 e-mail C++ x/y (the) [a] {an} a.m. Beyoncé café naïve "
     "Straße ΟΔΟΣ σοφία İstanbul ıi Москва 北京 東京大学 😀 👍🏽 e\u0301te\u0301 ﬁnance ½ Ⅻ"
 ).split()
-UNICODE_PUNCT = ["«the»", "“an”", "a·b", "—", "…", "¿a?", "the‐end", "‘a’", "。", "、", "·the", "a»", "«", "»"]
+UNICODE_PUNCT = [
+    "«the»",
+    "“an”",
+    "a·b",
+    "—",
+    "…",
+    "¿a?",
+    "the‐end",
+    "‘a’",
+    "。",
+    "、",
+    "·the",
+    "a»",
+    "«",
+    "»",
+]
 PUNCT_ONLY = ["...", "?!", "--", "''", '"', "()", "!!!", ".", "-", "~", "_", "@#$", ""]
 SPACES = [" ", " ", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "\x1c", "\x85", " \u2009 "]
 CONTROLS = ["\x01", "\x7f", "\x00", "\x1b"]
@@ -39,7 +54,11 @@ def _word(rng: random.Random) -> str:
     if r < 0.08:
         return rng.choice(UNICODE_PUNCT)
     if r < 0.13:
-        return rng.choice(string.punctuation) + rng.choice(WORDS) + rng.choice(("", rng.choice(string.punctuation)))
+        return (
+            rng.choice(string.punctuation)
+            + rng.choice(WORDS)
+            + rng.choice(("", rng.choice(string.punctuation)))
+        )
     if r < 0.15:
         return rng.choice(WORDS) + rng.choice(CONTROLS) + rng.choice(WORDS)
     return rng.choice(WORDS)
@@ -73,7 +92,11 @@ def mutate(rng: random.Random, text: str) -> str:
     if r < 0.35:
         return rng.choice((text.upper(), text.lower(), text.title(), text.swapcase()))
     if r < 0.45:
-        return rng.choice(("The ", "a ", "An ", "the  ", "«the» ")) + text + rng.choice(("", ".", "!", " the", "?"))
+        return (
+            rng.choice(("The ", "a ", "An ", "the  ", "«the» "))
+            + text
+            + rng.choice(("", ".", "!", " the", "?"))
+        )
     if r < 0.55 and words:
         k = rng.randrange(len(words))
         return " ".join(words[:k] + words[k + 1 :])

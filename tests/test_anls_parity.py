@@ -140,7 +140,15 @@ def test_specs_vectors(variant, gold, pred, expected):
 
 def test_specs_vectors_dude_with_answer_types():
     g = ["one", "two", "three"]
-    preds = [["one", "to", "three"], ["one", "to"], ["one", "to", "three", "four"], ["a"], [], "foo", "CocaCola"]
+    preds = [
+        ["one", "to", "three"],
+        ["one", "to"],
+        ["one", "to", "three", "four"],
+        ["a"],
+        [],
+        "foo",
+        "CocaCola",
+    ]
     refs = [g, g, g, ["a", "a"], [], [], COCA]
     types = ["list/extractive"] * 4 + ["not-answerable"] * 2 + ["extractive"]
     got = compute_anls(preds, refs, variant="dude", answer_types=types).scores
@@ -152,6 +160,7 @@ def test_specs_vectors_dude_with_answer_types():
 
 # ---------------------------------------------------------------------------------------
 # docvqa vs the RRC script
+
 
 @pytest.fixture(scope="module")
 def questions():
@@ -190,6 +199,7 @@ def test_docvqa_unicode_length_corner_cases():
 # ---------------------------------------------------------------------------------------
 # stvqa_paper vs PyPI anls
 
+
 @pytest.fixture(scope="module")
 def questions_st():
     return gen.string_questions(seed=202, n=20_000)
@@ -215,6 +225,7 @@ def test_stvqa_paper_parity_thresholds(questions_st, threshold):
 
 # ---------------------------------------------------------------------------------------
 # anls_star vs PyPI anls-star
+
 
 @pytest.fixture(scope="module")
 def questions_star():
@@ -316,6 +327,7 @@ def test_anls_star_hungarian_tie_parity(gold, pred):
 # ---------------------------------------------------------------------------------------
 # dude vs the DUDEeval rules
 
+
 @pytest.fixture(scope="module")
 def dude_qs():
     return gen.dude_questions(seed=505, n=20_500)
@@ -346,8 +358,12 @@ def test_dude_empty_list_prediction_parity_where_it_holds(dude_qs):
     # reaches NLS >= 0.5 against "" (test_dude_empty_list_prediction_parity covers the rest)
     cases = [(g, p, t) for p, g, t in zip(*dude_qs) if _empty_list_answer(p, t)]
     assert len(cases) > 200
-    got = compute_anls([p for _, p, _ in cases], [g for g, _, _ in cases], variant="dude",
-                       answer_types=[t for _, _, t in cases]).scores
+    got = compute_anls(
+        [p for _, p, _ in cases],
+        [g for g, _, _ in cases],
+        variant="dude",
+        answer_types=[t for _, _, t in cases],
+    ).scores
     expected = [dude_anls.question_score_dude(g, p, t) for g, p, t in cases]
     agree = [k for k, (g, _, _) in enumerate(cases) if all(rrc_anls.question_score([x], "") == 0 for x in g)]
     assert len(agree) > 200
@@ -385,7 +401,8 @@ def test_dude_parity_thresholds_non_list(dude_qs, threshold):
     [(0.3, "abcde", "abxyz"), (0.75, "abcd", "abxy")],  # NLS 0.4 and 0.5
 )
 def test_dude_parity_thresholds_list(threshold, gold, pred):
-    got = compute_anls([[pred]], [[gold]], variant="dude", answer_types=["list/extractive"],
-                       threshold=threshold).scores
+    got = compute_anls(
+        [[pred]], [[gold]], variant="dude", answer_types=["list/extractive"], threshold=threshold
+    ).scores
     expected = [dude_anls.question_score_dude([gold], [pred], "list/extractive", threshold)]
     assert_scores_match(f"dude-list@{threshold}", got, expected)

@@ -23,6 +23,7 @@ def raises(exc, *fragments):
 # ---------------------------------------------------------------------------------------
 # column-level problems (both metrics)
 
+
 def _anls(variant):
     return lambda p, r, **kw: compute_anls(p, r, variant=variant, **kw)
 
@@ -66,6 +67,7 @@ def test_empty_prediction_list(score):
 
 # ---------------------------------------------------------------------------------------
 # per-sample type problems
+
 
 @pytest.mark.parametrize("variant", STRING_ONLY)
 @pytest.mark.parametrize("bad", [None, 1, 2.5, b"b", {"x": "b"}, ["b"]])
@@ -132,6 +134,7 @@ def test_dude_answer_types_bare_string():
 # ---------------------------------------------------------------------------------------
 # references with no answers
 
+
 @pytest.mark.parametrize("variant", STRING_ONLY)
 def test_no_answers_refused_for_string_variants(variant):
     with raises(ValueError, "`references[1]`", "no answers"):
@@ -160,6 +163,7 @@ def test_one_minus_ned_no_answers():
 # ---------------------------------------------------------------------------------------
 # ANLS* structures
 
+
 def test_anls_star_tuple_in_prediction():
     with raises(TypeError, "`predictions[1]`", "tuple"):
         compute_anls(["a", ("x",)], ["a", "x"], variant="anls_star")
@@ -184,6 +188,7 @@ def test_anls_star_empty_tuple():
 # ---------------------------------------------------------------------------------------
 # 1-NED per-sample problems
 
+
 @pytest.mark.parametrize("bad", [None, 1, b"b", {"x": "b"}, ["b"]])
 def test_one_minus_ned_prediction_types(bad):
     with raises(TypeError, "`predictions[1]`", type(bad).__name__):
@@ -200,6 +205,7 @@ def test_one_minus_ned_reference_types(bad):
 
 # ---------------------------------------------------------------------------------------
 # options
+
 
 @pytest.mark.parametrize("variant", ["foo", "DocVQA", "", None, "anls"])
 def test_unknown_variant(variant):
@@ -241,6 +247,7 @@ def test_flag_types(name, value):
 
 # ---------------------------------------------------------------------------------------
 # valid corner cases
+
 
 @pytest.mark.parametrize("variant", ANLS_VARIANTS)
 def test_empty_strings_are_valid_anls(variant):

@@ -49,9 +49,20 @@ def bundles(tmp_path_factory):
 def test_bundle_is_self_contained(bundles):
     folder = bundles / "one_minus_ned"
     wheel = next(folder.glob("metricore-*-py3-none-any.whl"))
-    assert {p.name for p in folder.iterdir()} == {"one_minus_ned.py", "README.md", "app.py", "requirements.txt", wheel.name}
+    assert {p.name for p in folder.iterdir()} == {
+        "one_minus_ned.py",
+        "README.md",
+        "app.py",
+        "requirements.txt",
+        wheel.name,
+    }
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"metricore/__init__.py", "metricore/ned.py", "metricore_hf/evaluate_module.py", "metricore_hf/space.py"} <= names
+    assert {
+        "metricore/__init__.py",
+        "metricore/ned.py",
+        "metricore_hf/evaluate_module.py",
+        "metricore_hf/space.py",
+    } <= names
     reqs = (folder / "requirements.txt").read_text().splitlines()
     assert f"./{wheel.name}" in reqs
     assert not any(r.split("=")[0].strip() in ("metricore", "gradio") for r in reqs if not r.startswith("#"))
@@ -60,9 +71,14 @@ def test_bundle_is_self_contained(bundles):
     assert meta["title"] == "1-NED" and meta["app_file"] == "app.py" and str(meta["sdk_version"]) == GRADIO
     assert meta["python_version"] == f"{sys.version_info.major}.{sys.version_info.minor}"
     # METEOR brings its Debian WordNet; the index carries every app with its card
-    assert (bundles / "meteor" / "packages.txt").read_text().split() == ["wordnet-base", "wordnet-sense-index"]
+    assert (bundles / "meteor" / "packages.txt").read_text().split() == [
+        "wordnet-base",
+        "wordnet-sense-index",
+    ]
     for name in bundle.available():
-        assert (bundles / "index" / name / "app.py").is_file() and (bundles / "index" / name / "README.md").is_file()
+        assert (bundles / "index" / name / "app.py").is_file() and (
+            bundles / "index" / name / "README.md"
+        ).is_file()
 
 
 def test_bundle_refuses_unknown_names(tmp_path, capsys):
@@ -89,8 +105,20 @@ def test_bundle_installs_into_a_fresh_venv_and_computes_offline(bundles, tmp_pat
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.txt"],
-        cwd=folder, env=env, check=True, timeout=600,
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+            "requirements.txt",
+        ],
+        cwd=folder,
+        env=env,
+        check=True,
+        timeout=600,
     )
     preds, refs = ["kitten", "abc", "Хор", ""], ["sitting", "abd", ["хор", "x"], ""]
     script = (
@@ -99,12 +127,23 @@ def test_bundle_installs_into_a_fresh_venv_and_computes_offline(bundles, tmp_pat
         "r = m.compute(predictions=json.loads(sys.argv[2]), references=json.loads(sys.argv[3]), lowercase=True)\n"
         "print(json.dumps({'result': r, 'core': metricore.__file__}))\n"
     )
-    offline = dict(env, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_EVALUATE_OFFLINE="1",
-                   HF_HOME=str(tmp_path / "hf"), HF_DATASETS_CACHE=str(tmp_path / "hf" / "datasets"),
-                   HF_EVALUATE_CACHE=str(tmp_path / "hf" / "evaluate"), HF_MODULES_CACHE=str(tmp_path / "hf" / "modules"))
+    offline = dict(
+        env,
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        HF_EVALUATE_OFFLINE="1",
+        HF_HOME=str(tmp_path / "hf"),
+        HF_DATASETS_CACHE=str(tmp_path / "hf" / "datasets"),
+        HF_EVALUATE_CACHE=str(tmp_path / "hf" / "evaluate"),
+        HF_MODULES_CACHE=str(tmp_path / "hf" / "modules"),
+    )
     run = subprocess.run(
         [str(python), "-c", script, str(folder), json.dumps(preds), json.dumps(refs)],
-        cwd=tmp_path, env=offline, capture_output=True, text=True, timeout=300,
+        cwd=tmp_path,
+        env=offline,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout.strip().splitlines()[-1])

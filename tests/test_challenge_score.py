@@ -50,7 +50,11 @@ def test_fbc2_spec_is_the_published_rules():
     assert FBC2.task_names == OPEN + HIDDEN
     assert [t.weight for t in FBC2.tasks] == [1 / 15] * 6 + [1 / 10] * 6
     assert {t.name: t.threshold for t in FBC2.tasks if t.threshold is not None} == {
-        "TextQA": 0.2, "MathQA": 0.25, "ImageGeneration": 0.21, "ImageCaptioning": 0.15, "VisualQA": 0.24,
+        "TextQA": 0.2,
+        "MathQA": 0.25,
+        "ImageGeneration": 0.21,
+        "ImageCaptioning": 0.15,
+        "VisualQA": 0.24,
         "TRitW": 0.13,
     }
     assert [t.task_id for t in FBC2.tasks[:6]] == ["0", "1", "2", "3", "4", "5"]
@@ -72,7 +76,9 @@ def test_integral_all_ones_and_open_only():
     assert zeros.integral == only_open.integral and zeros.signature != only_open.signature
 
 
-@pytest.mark.parametrize("clip, fid, want", [(0.3, 50, 0.525), (0.3, 250, 0.15), (0.3, 200, 0.15), (0.3, 0, 0.65)])
+@pytest.mark.parametrize(
+    "clip, fid, want", [(0.3, 50, 0.525), (0.3, 250, 0.15), (0.3, 200, 0.15), (0.3, 0, 0.65)]
+)
 def test_image_generation_formula(clip, fid, want):
     r = score_challenge({"ImageGeneration": {"clip": clip, "fid": fid}}, missing="zero")
     assert r.scores["ImageGeneration"] == pytest.approx(want, abs=1e-12)
@@ -85,8 +91,14 @@ def test_image_generation_from_embeddings_and_features():
     real = np.array([[0.0, 0.0], [2.0, 1.0], [1.0, 3.0], [-1.0, 0.5]])
     generated = real + np.array([5.0, 5.0])  # same covariance, |mean shift|^2 = 50
     r = score_challenge(
-        {"ImageGeneration": {"image_embeddings": [a, c], "text_embeddings": [b, d],
-                             "generated_features": generated, "real_features": real}},
+        {
+            "ImageGeneration": {
+                "image_embeddings": [a, c],
+                "text_embeddings": [b, d],
+                "generated_features": generated,
+                "real_features": real,
+            }
+        },
         missing="zero",
     )
     t = r.tasks["ImageGeneration"]
@@ -102,8 +114,11 @@ def test_image_generation_from_embeddings_and_features():
     # Hessel et al.'s CLIPScore as an option: 2.5 max(cos, 0)
     spec = FBC2.as_dict()
     spec["tasks"]["ImageGeneration"]["options"] = {"clip": "clip_score", "fid_cap": 100}
-    r = score_challenge({"ImageGeneration": {"image_embeddings": [a], "text_embeddings": [b], "fid": 50}}, spec,
-                        missing="zero")
+    r = score_challenge(
+        {"ImageGeneration": {"image_embeddings": [a], "text_embeddings": [b], "fid": 50}},
+        spec,
+        missing="zero",
+    )
     assert r.tasks["ImageGeneration"].components["clip"] == pytest.approx(0.75, abs=1e-12)
     assert r.scores["ImageGeneration"] == pytest.approx((0.75 + 0.5) / 2, abs=1e-12)
 
@@ -139,8 +154,12 @@ def test_tasks_compose_the_core_metrics():
     (a1, b1), (a2, b2) = _pair_with_cosine(0.25), _pair_with_cosine(0.35, seed=2)
     r = score_challenge(
         {
-            "ImageCaptioning": {"predictions": preds, "references": refs,
-                                "image_embeddings": [a1, a2], "text_embeddings": [b1, b2]},
+            "ImageCaptioning": {
+                "predictions": preds,
+                "references": refs,
+                "image_embeddings": [a1, a2],
+                "text_embeddings": [b1, b2],
+            },
             "TRitW": {"predictions": ["хор", "kitten"], "references": [["хор"], ["sitting"]]},
             "TextQA": {"predictions": preds, "references": refs},
         },
@@ -157,8 +176,10 @@ def test_tasks_compose_the_core_metrics():
     f1 = compute_token_f1(preds, refs, variant="fbc2_textqa", percent=False)
     assert r.scores["TextQA"] == f1.f1 and r.tasks["TextQA"].signatures["token_f1"] == f1.signature
     # sub-scores may be mixed: METEOR given, CLIP computed
-    mixed = score_challenge({"ImageCaptioning": {"meteor": 0.5, "image_embeddings": [a1], "text_embeddings": [b1]}},
-                            missing="zero")
+    mixed = score_challenge(
+        {"ImageCaptioning": {"meteor": 0.5, "image_embeddings": [a1], "text_embeddings": [b1]}},
+        missing="zero",
+    )
     assert mixed.scores["ImageCaptioning"] == pytest.approx((0.5 + 0.25) / 2)
 
 
@@ -172,9 +193,13 @@ def test_whole_submission_example():
     assert r.tasks["MathQA"].item_scores == [1.0, 0.0]  # "ответ: b" falls back to b, gold c
     assert r.tasks["VisualQA"].item_scores == [1.0, 0.6]  # "три" vs "5": 3/5
     assert r.tasks["TRitW"].item_scores == [1.0, 1 - 5 / 16]
-    assert r.tasks["ImageGeneration"].ids == ["4", "5"] and r.tasks["ImageGeneration"].components["fid"] == 61.5
+    assert (
+        r.tasks["ImageGeneration"].ids == ["4", "5"] and r.tasks["ImageGeneration"].components["fid"] == 61.5
+    )
     assert r.hidden_sum == pytest.approx(1.81)
-    want = math.fsum(s / 15 for s in (r.scores[t] for t in OPEN)) + math.fsum(r.scores[t] / 10 for t in HIDDEN)
+    want = math.fsum(s / 15 for s in (r.scores[t] for t in OPEN)) + math.fsum(
+        r.scores[t] / 10 for t in HIDDEN
+    )
     assert r.integral == pytest.approx(want, abs=1e-15)
     assert r.eligible
     # the example is not modified by scoring, and the copy is independent
@@ -183,14 +208,17 @@ def test_whole_submission_example():
 
 
 def test_per_id_dicts_are_matched_by_id_and_parts_are_read_as_the_challenge():
-    preds = {"b": [{"type": "image", "content": "x.jpg"}, {"type": "text", "content": "хор"}],
-             "a": [{"type": "image", "content": "y.jpg"}]}  # no text part: ""
+    preds = {
+        "b": [{"type": "image", "content": "x.jpg"}, {"type": "text", "content": "хор"}],
+        "a": [{"type": "image", "content": "y.jpg"}],
+    }  # no text part: ""
     refs = {"a": {"type": "text", "content": ["кот"]}, "b": [{"type": "text", "content": "хор"}]}
     r = score_challenge({"TRitW": {"predictions": preds, "references": refs}}, missing="zero")
     assert r.tasks["TRitW"].ids == ["a", "b"] and r.tasks["TRitW"].item_scores == [0.0, 1.0]
     # plain lists may hold parts too
-    r2 = score_challenge({"TRitW": {"predictions": [preds["a"], "хор"], "references": [["кот"], refs["b"]]}},
-                         missing="zero")
+    r2 = score_challenge(
+        {"TRitW": {"predictions": [preds["a"], "хор"], "references": [["кот"], refs["b"]]}}, missing="zero"
+    )
     assert r2.tasks["TRitW"].item_scores == [0.0, 1.0]
 
 
@@ -208,13 +236,23 @@ def test_split_submission():
 
 
 def test_spec_files_json_and_yaml(tmp_path):
-    spec = {"name": "mini", "tasks": {"QA": {"metric": "token_f1", "weight": "1/3", "threshold": 0.5},
-                                      "Hidden": {"weight": 0.5, "group": "hidden"}}}
+    spec = {
+        "name": "mini",
+        "tasks": {
+            "QA": {"metric": "token_f1", "weight": "1/3", "threshold": 0.5},
+            "Hidden": {"weight": 0.5, "group": "hidden"},
+        },
+    }
     (tmp_path / "mini.json").write_text(json.dumps(spec), "utf-8")
     yaml_text = "name: mini\ntasks:\n  QA: {metric: token_f1, weight: 1/3, threshold: 0.5}\n  Hidden: {weight: 0.5, group: hidden}\n"
     (tmp_path / "mini.yaml").write_text(yaml_text, "utf-8")
-    specs = [load_challenge(spec), load_challenge(tmp_path / "mini.json"), load_challenge(str(tmp_path / "mini.yaml")),
-             load_challenge(yaml_text), load_challenge(json.dumps(spec))]
+    specs = [
+        load_challenge(spec),
+        load_challenge(tmp_path / "mini.json"),
+        load_challenge(str(tmp_path / "mini.yaml")),
+        load_challenge(yaml_text),
+        load_challenge(json.dumps(spec)),
+    ]
     assert all(s == specs[0] and s.digest == specs[0].digest for s in specs)
     s = specs[0]
     assert s.task("QA").config == "squad" and s.task("QA").weight == 1 / 3 and s.task("QA").group == "main"
@@ -253,21 +291,32 @@ def test_integral_properties(values, rnd):
     assert (again.integral, again.scores, again.signature) == (r.integral, r.scores, r.signature)
     # raising one task's score raises the integral by weight * delta
     bumped = dict(inputs, Hidden3=1.0)
-    assert score_challenge(bumped).integral == pytest.approx(r.integral + (1.0 - inputs["Hidden3"]) / 10, abs=1e-12)
+    assert score_challenge(bumped).integral == pytest.approx(
+        r.integral + (1.0 - inputs["Hidden3"]) / 10, abs=1e-12
+    )
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["хор", "кот", "a) хор", "", "kitten"]), st.sampled_from(["хор", "кот", "sitting"])),
-                min_size=1, max_size=6),
-       st.randoms(use_true_random=False))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["хор", "кот", "a) хор", "", "kitten"]),
+            st.sampled_from(["хор", "кот", "sitting"]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.randoms(use_true_random=False),
+)
 def test_per_id_order_does_not_matter(pairs, rnd):
     preds = {str(i): p for i, (p, _) in enumerate(pairs)}
     refs = {str(i): [g] for i, (_, g) in enumerate(pairs)}
     r = score_challenge({"TRitW": {"predictions": preds, "references": refs}}, missing="zero")
     keys = list(preds)
     rnd.shuffle(keys)
-    shuffled = score_challenge({"TRitW": {"predictions": {k: preds[k] for k in keys}, "references": refs}},
-                               missing="zero")
+    shuffled = score_challenge(
+        {"TRitW": {"predictions": {k: preds[k] for k in keys}, "references": refs}}, missing="zero"
+    )
     assert shuffled.scores == r.scores and shuffled.tasks["TRitW"].item_scores == r.tasks["TRitW"].item_scores
     assert 0.0 <= r.scores["TRitW"] <= 1.0
 
@@ -286,8 +335,18 @@ def test_evaluate_module_equals_the_core_offline():
     assert got == want
     # streaming rows one by one, with numpy arrays inside
     a, b = _pair_with_cosine(0.3)
-    rows = [({"task": "ImageGeneration", "image_embeddings": np.stack([a]), "text_embeddings": np.stack([b]),
-              "fid": np.float64(50.0)}, None), ({"task": "Hidden1", "score": np.float32(0.5)}, None)]
+    rows = [
+        (
+            {
+                "task": "ImageGeneration",
+                "image_embeddings": np.stack([a]),
+                "text_embeddings": np.stack([b]),
+                "fid": np.float64(50.0),
+            },
+            None,
+        ),
+        ({"task": "Hidden1", "score": np.float32(0.5)}, None),
+    ]
     for p, r in rows:
         metric.add(prediction=p, reference=r)
     streamed = metric.compute(missing="zero")
@@ -301,5 +360,7 @@ def test_evaluate_custom_config():
 
     custom = evaluate.load("metrics/challenge_score", "custom")
     spec = {"name": "one", "tasks": {"OCR": {"metric": "one_minus_ned", "weight": 1}}}
-    r = custom.compute(predictions=[{"task": "OCR", "predictions": ["abc"]}], references=[[["abd"]]], spec=spec)
+    r = custom.compute(
+        predictions=[{"task": "OCR", "predictions": ["abc"]}], references=[[["abd"]]], spec=spec
+    )
     assert r["integral"] == pytest.approx(2 / 3) and r["main_sum"] == pytest.approx(2 / 3)

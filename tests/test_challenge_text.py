@@ -97,7 +97,11 @@ def _parity(gen, variant, question, n, seed):
 def test_textqa_parity_with_the_original_rules_on_generated_answers():
     want = _parity(textqa_questions, "fbc2_textqa", ref.question_f1, 2500, seed=11)
     # the sweep exercises every branch: full, partial and zero F1
-    assert sum(w == 1.0 for w in want) > 500 and sum(0 < w < 1 for w in want) > 300 and sum(w == 0 for w in want) > 200
+    assert (
+        sum(w == 1.0 for w in want) > 500
+        and sum(0 < w < 1 for w in want) > 300
+        and sum(w == 0 for w in want) > 200
+    )
 
 
 def test_mathqa_parity_with_the_original_rules_on_generated_answers():
@@ -108,7 +112,10 @@ def test_mathqa_parity_with_the_original_rules_on_generated_answers():
 def test_corpus_mean_and_layout_equal_the_original_loop():
     preds, golds = textqa_questions(300, seed=5)
     examples = {str(i): [{"type": "text", "content": g}] for i, g in enumerate(golds)}
-    parts = {str(i): [{"type": "image", "content": "x.jpg"}, {"type": "text", "content": p}] for i, p in enumerate(preds)}
+    parts = {
+        str(i): [{"type": "image", "content": "x.jpg"}, {"type": "text", "content": p}]
+        for i, p in enumerate(preds)
+    }
     mean, _ = ref.get_f1(examples, parts)
     assert textqa(preds, golds).f1 == mean  # summed left to right, as the original
     mpreds, mgolds = mathqa_questions(300, seed=6)
@@ -119,7 +126,10 @@ def test_corpus_mean_and_layout_equal_the_original_loop():
 
 TEXT = st.one_of(
     st.builds(lambda seed: answer_like(random.Random(seed)), st.integers(0, 10**6)),
-    st.text(alphabet=st.sampled_from(list("abcdeABC -–,.!?()0123456789ёйцукенгшщзхъфывапролджэячсмитьбю")), max_size=25),
+    st.text(
+        alphabet=st.sampled_from(list("abcdeABC -–,.!?()0123456789ёйцукенгшщзхъфывапролджэячсмитьбю")),
+        max_size=25,
+    ),
 )
 GOLDS = st.lists(TEXT, min_size=1, max_size=4)
 SETTINGS = settings(max_examples=120, deadline=None)

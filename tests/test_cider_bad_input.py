@@ -24,7 +24,11 @@ OK = {"predictions": ["a dog runs", "a cat"], "references": [["a dog runs"], ["a
         ({"predictions": None, "references": [["a"]]}, TypeError, "`predictions` must be a list"),
         ({"predictions": ["a", None], "references": [["a"], ["b"]]}, TypeError, r"predictions\[1\]"),
         ({"predictions": ["a", 3], "references": [["a"], ["b"]]}, TypeError, r"predictions\[1\]"),
-        ({"predictions": ["a", "b"], "references": [["a"], []]}, ValueError, r"references\[1\]` has no reference caption"),
+        (
+            {"predictions": ["a", "b"], "references": [["a"], []]},
+            ValueError,
+            r"references\[1\]` has no reference caption",
+        ),
         ({"predictions": ["a"], "references": [["a", 3]]}, TypeError, r"references\[0\]\[1\]"),
         ({"predictions": ["a"], "references": [{"a": 1}]}, TypeError, r"references\[0\]"),
         ({"predictions": ["a"], "references": [None]}, TypeError, r"references\[0\]"),

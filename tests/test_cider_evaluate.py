@@ -32,7 +32,10 @@ def test_default_config_is_cider_d_and_signature_names_the_options():
         references=[["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park", "a dog in a park"]],
     )
     assert round(got["cider"], 4) == 5.0491
-    assert got["signature"] == "cider|variant:cider_d|df:corpus|n:4|sigma:6.0|tok:ptb-corenlp-3.4.1|version:0.1.0"
+    assert (
+        got["signature"]
+        == "cider|variant:cider_d|df:corpus|n:4|sigma:6.0|tok:ptb-corenlp-3.4.1|version:0.1.0"
+    )
     assert set(got) == {"cider", "scores", "signature"}
 
 
@@ -54,15 +57,22 @@ def test_distributed_processes_gather_every_row(tmp_path):
 
     def worker(pid: int, rows: slice) -> None:
         try:
-            m = evaluate.load("metrics/cider", num_process=2, process_id=pid, experiment_id="cider-test",
-                              cache_dir=str(tmp_path))
+            m = evaluate.load(
+                "metrics/cider",
+                num_process=2,
+                process_id=pid,
+                experiment_id="cider-test",
+                cache_dir=str(tmp_path),
+            )
             m.add_batch(predictions=CANDS[rows], references=REFS[rows])
             out[pid] = m.compute()
         except BaseException as err:  # pragma: no cover - surfaced below
             errors.append(err)
 
-    threads = [threading.Thread(target=worker, args=(0, slice(0, 30))),
-               threading.Thread(target=worker, args=(1, slice(30, 60)))]
+    threads = [
+        threading.Thread(target=worker, args=(0, slice(0, 30))),
+        threading.Thread(target=worker, args=(1, slice(30, 60))),
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -84,13 +94,28 @@ def test_errors_name_the_absolute_row():
 @pytest.mark.parametrize(
     ("config", "kwargs", "error", "pattern"),
     [
-        ("cider_d", {"predictions": ["a", "b"], "references": [["a"]]}, ValueError, "2 predictions but 1 references"),
+        (
+            "cider_d",
+            {"predictions": ["a", "b"], "references": [["a"]]},
+            ValueError,
+            "2 predictions but 1 references",
+        ),
         ("cider_d", {"predictions": [], "references": []}, ValueError, "empty"),
         ("cider_d", {"predictions": "abc", "references": [["a"]]}, TypeError, "`predictions` must be a list"),
         ("cider_d", {"predictions": ["a"], "references": [["a", None]]}, TypeError, r"references\[0\]\[1\]"),
-        ("cider_d", {"predictions": ["a"], "references": [["a"]], "sigmaa": 6}, TypeError, "unexpected keyword"),
+        (
+            "cider_d",
+            {"predictions": ["a"], "references": [["a"]], "sigmaa": 6},
+            TypeError,
+            "unexpected keyword",
+        ),
         ("cider", {"predictions": ["a"], "references": [["a"]], "sigma": 6}, TypeError, "unexpected keyword"),
-        ("cider_d", {"predictions": ["a", "b"], "references": [["a"], ["b"]], "n": 0}, ValueError, "`n` must be >= 1"),
+        (
+            "cider_d",
+            {"predictions": ["a", "b"], "references": [["a"], ["b"]], "n": 0},
+            ValueError,
+            "`n` must be >= 1",
+        ),
     ],
 )
 def test_bad_input(config, kwargs, error, pattern):

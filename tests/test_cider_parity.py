@@ -26,7 +26,9 @@ Cider = pycoco_cider.Cider
 
 TOL = 1e-9
 N_IMAGES = 5000
-JAVA = pytest.mark.skipif(java_ptb.unavailable_reason() is not None, reason=str(java_ptb.unavailable_reason()))
+JAVA = pytest.mark.skipif(
+    java_ptb.unavailable_reason() is not None, reason=str(java_ptb.unavailable_reason())
+)
 
 
 def _pycoco(cands: list[str], refs: list[list[str]], **kw) -> tuple[float, np.ndarray]:
@@ -46,11 +48,17 @@ def _assert_close(ours, ref_scores, ref_corpus):
 
 
 def test_specs_vectors():
-    same = compute_cider(["a man rides a horse", "two dogs play in snow"],
-                         [["a man rides a horse"], ["two dogs play in snow"]], tokenize=False)
+    same = compute_cider(
+        ["a man rides a horse", "two dogs play in snow"],
+        [["a man rides a horse"], ["two dogs play in snow"]],
+        tokenize=False,
+    )
     assert same.scores == pytest.approx([10.0, 10.0], abs=1e-12)
-    one_wrong = compute_cider(["a man rides a horse", "a cat sleeps on it"],
-                              [["a man rides a horse"], ["two dogs play in snow"]], tokenize=False)
+    one_wrong = compute_cider(
+        ["a man rides a horse", "a cat sleeps on it"],
+        [["a man rides a horse"], ["two dogs play in snow"]],
+        tokenize=False,
+    )
     assert one_wrong.cider == pytest.approx(5.0, abs=1e-12)
     cands = ["a cat sits on a mat", "a dog runs"]
     refs = [["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park", "a dog in a park"]]
@@ -135,13 +143,14 @@ def test_subset_scored_with_a_table_vs_oracle(tmp_path):
     tok_r_flat = coco_tokenize([c for r in sub_r for c in r])
     tok_r, k = [], 0
     for r in sub_r:
-        tok_r.append(tok_r_flat[k:k + len(r)])
+        tok_r.append(tok_r_flat[k : k + len(r)])
         k += len(r)
     oracle_table = {tuple(key.split()): v for key, v in table.counts.items()}
     for variant, clipped, penalty in (("cider_d", True, True), ("cider", False, False)):
         ours = compute_cider(sub_c, sub_r, df=loaded, variant=variant)
-        want = cider_ref.cider_scores(tok_c, tok_r, clipped=clipped, penalty=penalty, table=oracle_table,
-                                      table_images=table.num_images)
+        want = cider_ref.cider_scores(
+            tok_c, tok_r, clipped=clipped, penalty=penalty, table=oracle_table, table_images=table.num_images
+        )
         assert np.max(np.abs(np.asarray(ours.scores) - want)) <= TOL
     # a single image is fine with a table (no warning, non-zero score)
     with warnings.catch_warnings():
@@ -162,8 +171,11 @@ def test_one_image_scores_zero_with_a_warning():
 
 def test_empty_candidate_scores_zero_and_duplicates_count_per_reference():
     cands = ["", "a dog runs in the park", "a cat"]
-    refs = [["a man rides a horse"], ["a dog runs in the park", "a dog runs in the park", "a dog"],
-            ["a cat sleeps", "a cat sleeps"]]
+    refs = [
+        ["a man rides a horse"],
+        ["a dog runs in the park", "a dog runs in the park", "a dog"],
+        ["a cat sleeps", "a cat sleeps"],
+    ]
     r = compute_cider(cands, refs, tokenize=False)
     assert r.scores[0] == 0.0
     score, scores = _pycoco(cands, refs)

@@ -52,7 +52,11 @@ def test_cider_d_never_exceeds_plain_cider(items):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(VOCAB), min_size=4, max_size=9), min_size=2, max_size=6, unique_by=tuple))
+@given(
+    st.lists(
+        st.lists(st.sampled_from(VOCAB), min_size=4, max_size=9), min_size=2, max_size=6, unique_by=tuple
+    )
+)
 def test_candidate_equal_to_its_only_reference_scores_ten(sentences):
     # every caption gets a word of its own, so every n-gram order has a non-zero weight
     caps = [" ".join([*ws, f"only{i}"]) for i, ws in enumerate(sentences)]

@@ -34,7 +34,13 @@ from metricore.token_f1 import compute_question_level
 ROOT = Path(__file__).resolve().parents[1]
 
 PREDS = ["CocaCola", "12/15/89", "Dear dr. Lobo", "", "Thomas More"]
-REFS = [["Coca Cola", "Coca Cola Company"], "12/15/88", ["Dear Dr. Lobo", "Dr. Lobo"], [""], ["  Thomas  Moore "]]
+REFS = [
+    ["Coca Cola", "Coca Cola Company"],
+    "12/15/88",
+    ["Dear Dr. Lobo", "Dr. Lobo"],
+    [""],
+    ["  Thomas  Moore "],
+]
 
 
 def write_jsonl(path: Path, rows) -> Path:
@@ -59,56 +65,141 @@ def docvqa_files(tmp_path):
 
 CAPTIONS = (
     ["a cat sits on a mat", "a dog runs", "two birds on a wire"],
-    [["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park", "a dog in a park"],
-     ["birds sitting on a wire", "two small birds"]],
+    [
+        ["a cat sits on a mat", "a cat on a mat"],
+        ["a dog runs in the park", "a dog in a park"],
+        ["birds sitting on a wire", "two small birds"],
+    ],
 )
 
 CASES = [
     ("anls", "docvqa", PREDS, REFS, {}, lambda p, r: compute_anls(p, r)),
-    ("anls", "stvqa_paper", PREDS, REFS, {"threshold": 0.4},
-     lambda p, r: compute_anls(p, r, variant="stvqa_paper", threshold=0.4)),
-    ("anls", "anls_star", [{"a": "b"}, ["x", "y"], None], [{"a": "c"}, ("x y", ["x", "y"]), None], {},
-     lambda p, r: compute_anls(p, r, variant="anls_star")),
-    ("anls", "dude", [["one", "to"], "foo"], [{"answers": ["one", "two"], "answer_type": "list/extractive"}, []], {},
-     lambda p, r: compute_anls(p, r, variant="dude")),
-    ("token_f1", "squad", ["The Cat!", "cat cat cat"], [["cat"], ["cat"]], {},
-     lambda p, r: compute_token_f1(p, r)),
-    ("token_f1", "squad_v2", ["", "a cat"], [[], ["the cat"]], {"percent": False},
-     lambda p, r: compute_token_f1(p, r, variant="squad_v2", percent=False)),
-    ("token_f1", "squad",
-     [{"id": "b", "prediction_text": "cat"}, {"id": "a", "prediction_text": "a dog"}],
-     [{"id": "a", "answers": {"text": ["dog"], "answer_start": [0]}},
-      {"id": "b", "answers": {"text": ["cat"], "answer_start": [0]}}], {},
-     lambda p, r: compute_token_f1(p, r)),
-    ("token_f1", "question_level", [["Paris", "Rome"], []], [["paris"], ["x"]], {},
-     lambda p, r: compute_question_level(p, r)),
-    ("token_f1", "quac", ["a b", "c", "d e"],
-     [{"dialog_id": "d1", "answers": ["a b"]}, {"dialog_id": "d1", "answers": ["c d"]},
-      {"dialog_id": "d2", "answers": ["d e f"]}], {},
-     lambda p, r: compute_quac(p, [x["answers"] for x in r], [x["dialog_id"] for x in r])),
-    ("meteor", "nltk", ["the cat was sat on the mat", "a dog"], [["the cat sat on the mat"], "the dog"], {"gamma": 0.4},
-     lambda p, r: compute_meteor(p, r, gamma=0.4)),
+    (
+        "anls",
+        "stvqa_paper",
+        PREDS,
+        REFS,
+        {"threshold": 0.4},
+        lambda p, r: compute_anls(p, r, variant="stvqa_paper", threshold=0.4),
+    ),
+    (
+        "anls",
+        "anls_star",
+        [{"a": "b"}, ["x", "y"], None],
+        [{"a": "c"}, ("x y", ["x", "y"]), None],
+        {},
+        lambda p, r: compute_anls(p, r, variant="anls_star"),
+    ),
+    (
+        "anls",
+        "dude",
+        [["one", "to"], "foo"],
+        [{"answers": ["one", "two"], "answer_type": "list/extractive"}, []],
+        {},
+        lambda p, r: compute_anls(p, r, variant="dude"),
+    ),
+    (
+        "token_f1",
+        "squad",
+        ["The Cat!", "cat cat cat"],
+        [["cat"], ["cat"]],
+        {},
+        lambda p, r: compute_token_f1(p, r),
+    ),
+    (
+        "token_f1",
+        "squad_v2",
+        ["", "a cat"],
+        [[], ["the cat"]],
+        {"percent": False},
+        lambda p, r: compute_token_f1(p, r, variant="squad_v2", percent=False),
+    ),
+    (
+        "token_f1",
+        "squad",
+        [{"id": "b", "prediction_text": "cat"}, {"id": "a", "prediction_text": "a dog"}],
+        [
+            {"id": "a", "answers": {"text": ["dog"], "answer_start": [0]}},
+            {"id": "b", "answers": {"text": ["cat"], "answer_start": [0]}},
+        ],
+        {},
+        lambda p, r: compute_token_f1(p, r),
+    ),
+    (
+        "token_f1",
+        "question_level",
+        [["Paris", "Rome"], []],
+        [["paris"], ["x"]],
+        {},
+        lambda p, r: compute_question_level(p, r),
+    ),
+    (
+        "token_f1",
+        "quac",
+        ["a b", "c", "d e"],
+        [
+            {"dialog_id": "d1", "answers": ["a b"]},
+            {"dialog_id": "d1", "answers": ["c d"]},
+            {"dialog_id": "d2", "answers": ["d e f"]},
+        ],
+        {},
+        lambda p, r: compute_quac(p, [x["answers"] for x in r], [x["dialog_id"] for x in r]),
+    ),
+    (
+        "meteor",
+        "nltk",
+        ["the cat was sat on the mat", "a dog"],
+        [["the cat sat on the mat"], "the dog"],
+        {"gamma": 0.4},
+        lambda p, r: compute_meteor(p, r, gamma=0.4),
+    ),
     ("cider", "cider_d", *CAPTIONS, {}, lambda p, r: compute_cider(p, r)),
     ("cider", "cider", *CAPTIONS, {"n": 3}, lambda p, r: compute_cider(p, r, variant="cider", n=3)),
-    ("one_minus_ned", "icdar2019", ["kitten", "abc", "Хор"], ["sitting", ["abd", "abc"], "хор"], {"lowercase": True},
-     lambda p, r: compute_one_minus_ned(p, r, lowercase=True)),
+    (
+        "one_minus_ned",
+        "icdar2019",
+        ["kitten", "abc", "Хор"],
+        ["sitting", ["abd", "abc"], "хор"],
+        {"lowercase": True},
+        lambda p, r: compute_one_minus_ned(p, r, lowercase=True),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("metric", "config", "preds", "refs", "options", "core"), CASES,
-                         ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("metric", "config", "preds", "refs", "options", "core"),
+    CASES,
+    ids=[f"{c[0]}-{c[1]}-{i}" for i, c in enumerate(CASES)],
+)
 def test_score_equals_core(tmp_path, capsys, metric, config, preds, refs, options, core):
     p, r = write_jsonl(tmp_path / "p.jsonl", preds), write_jsonl(tmp_path / "r.jsonl", refs)
     per_sample = tmp_path / "items.jsonl"
-    argv = ["--metric", metric, "--config", config, "--predictions", p, "--references", r, "--per-sample", per_sample]
+    argv = [
+        "--metric",
+        metric,
+        "--config",
+        config,
+        "--predictions",
+        p,
+        "--references",
+        r,
+        "--per-sample",
+        per_sample,
+    ]
     for k, v in options.items():
         argv += ["--option", f"{k}={json.dumps(v)}"]
     code, out, err = run(capsys, *argv)
     assert code == EXIT_OK, err
     want = core(preds, refs).as_dict()
     scores = want.pop("scores")
-    assert out == {"metric": metric, "config": config, "n": len(preds), "matched_by": "position",
-                   "options": options, **json.loads(json.dumps(want))}
+    assert out == {
+        "metric": metric,
+        "config": config,
+        "n": len(preds),
+        "matched_by": "position",
+        "options": options,
+        **json.loads(json.dumps(want)),
+    }
     items = [json.loads(line) for line in per_sample.read_text(encoding="utf-8").splitlines()]
     assert [it["index"] for it in items] == list(range(len(items)))
     if isinstance(scores, list):
@@ -141,14 +232,25 @@ def test_formats_give_the_same_result(tmp_path, capsys, docvqa_files):
     combined = tmp_path / "both.jsonl"
     write_jsonl(combined, [{"id": i, "prediction": p, "references": r} for i, p, r in zip(ids, PREDS, REFS)])
     (tmp_path / "p.json").write_text(json.dumps(dict(zip(ids, PREDS))), encoding="utf-8")  # SQuAD layout
-    (tmp_path / "r.json").write_text(json.dumps({"dataset_name": "x", "data": [
-        {"id": i, "references": r} for i, r in zip(ids, REFS)]}), encoding="utf-8")
-    (tmp_path / "both.csv").write_text(_csv_text(
-        ["id", "prediction", "references"], [[i, p, json.dumps(r) if isinstance(r, list) else r]
-                                             for i, p, r in zip(ids, PREDS, REFS)]), encoding="utf-8")
-    (tmp_path / "both.tsv").write_text(_csv_text(
-        ["prediction", "reference"], [[p, json.dumps(r) if isinstance(r, list) else r] for p, r in zip(PREDS, REFS)],
-        "\t"), encoding="utf-8")
+    (tmp_path / "r.json").write_text(
+        json.dumps({"dataset_name": "x", "data": [{"id": i, "references": r} for i, r in zip(ids, REFS)]}),
+        encoding="utf-8",
+    )
+    (tmp_path / "both.csv").write_text(
+        _csv_text(
+            ["id", "prediction", "references"],
+            [[i, p, json.dumps(r) if isinstance(r, list) else r] for i, p, r in zip(ids, PREDS, REFS)],
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "both.tsv").write_text(
+        _csv_text(
+            ["prediction", "reference"],
+            [[p, json.dumps(r) if isinstance(r, list) else r] for p, r in zip(PREDS, REFS)],
+            "\t",
+        ),
+        encoding="utf-8",
+    )
     (tmp_path / "p.txt").write_text("\n".join(json.dumps(p) for p in PREDS), encoding="utf-8")
     runs = {
         "jsonl": ["--predictions", docvqa_files[0], "--references", docvqa_files[1]],
@@ -167,49 +269,108 @@ def test_formats_give_the_same_result(tmp_path, capsys, docvqa_files):
 
 
 def test_ids_match_in_reference_order(tmp_path, capsys):
-    p = write_jsonl(tmp_path / "p.jsonl", [{"id": 3, "prediction": "c"}, {"id": "1", "prediction": "a"},
-                                            {"id": "2", "prediction": "x"}])
-    r = write_jsonl(tmp_path / "r.jsonl", [{"id": "1", "references": ["a"]}, {"id": "2", "references": "b"},
-                                            {"id": "3", "references": ["c", "cc"]}])
+    p = write_jsonl(
+        tmp_path / "p.jsonl",
+        [{"id": 3, "prediction": "c"}, {"id": "1", "prediction": "a"}, {"id": "2", "prediction": "x"}],
+    )
+    r = write_jsonl(
+        tmp_path / "r.jsonl",
+        [
+            {"id": "1", "references": ["a"]},
+            {"id": "2", "references": "b"},
+            {"id": "3", "references": ["c", "cc"]},
+        ],
+    )
     out_file = tmp_path / "o.jsonl"
-    code, out, _ = run(capsys, "--metric", "one_minus_ned", "--predictions", p, "--references", r,
-                       "--per-sample", out_file)
+    code, out, _ = run(
+        capsys, "--metric", "one_minus_ned", "--predictions", p, "--references", r, "--per-sample", out_file
+    )
     assert code == EXIT_OK
     items = [json.loads(x) for x in out_file.read_text().splitlines()]
-    assert [(it["id"], it["prediction"], it["score"]) for it in items] == [("1", "a", 1.0), ("2", "x", 0.0),
-                                                                           ("3", "c", 1.0)]
+    assert [(it["id"], it["prediction"], it["score"]) for it in items] == [
+        ("1", "a", 1.0),
+        ("2", "x", 0.0),
+        ("3", "c", 1.0),
+    ]
     assert out["matched_by"] == "id" and out["n"] == 3
 
 
 def test_docvqa_field_names(tmp_path, capsys):
     preds = tmp_path / "results.json"
-    preds.write_text(json.dumps([{"questionId": 7, "answer": "CocaCola"}, {"questionId": 8, "answer": "1989"}]))
+    preds.write_text(
+        json.dumps([{"questionId": 7, "answer": "CocaCola"}, {"questionId": 8, "answer": "1989"}])
+    )
     gold = tmp_path / "val_v1.0.json"
-    gold.write_text(json.dumps({"dataset_name": "docvqa", "data": [
-        {"questionId": 8, "question": "year?", "answers": ["1989", "89"]},
-        {"questionId": 7, "question": "brand?", "answers": ["Coca Cola"]}]}))
-    code, out, err = run(capsys, "--metric", "anls", "--predictions", preds, "--references", gold,
-                         "--id-field", "questionId", "--prediction-field", "answer", "--reference-field", "answers")
+    gold.write_text(
+        json.dumps(
+            {
+                "dataset_name": "docvqa",
+                "data": [
+                    {"questionId": 8, "question": "year?", "answers": ["1989", "89"]},
+                    {"questionId": 7, "question": "brand?", "answers": ["Coca Cola"]},
+                ],
+            }
+        )
+    )
+    code, out, err = run(
+        capsys,
+        "--metric",
+        "anls",
+        "--predictions",
+        preds,
+        "--references",
+        gold,
+        "--id-field",
+        "questionId",
+        "--prediction-field",
+        "answer",
+        "--reference-field",
+        "answers",
+    )
     assert code == EXIT_OK, err
     assert out["anls"] == compute_anls(["1989", "CocaCola"], [["1989", "89"], ["Coca Cola"]]).anls
 
 
 def test_structured_csv_cells_are_json(tmp_path, capsys):
     path = tmp_path / "star.csv"
-    path.write_text(_csv_text(["prediction", "references"], [['{"a": "b"}', '{"a": "c"}'],
-                                                             ["plain text", '{"__tuple__": ["plain text", "x"]}']]))
+    path.write_text(
+        _csv_text(
+            ["prediction", "references"],
+            [['{"a": "b"}', '{"a": "c"}'], ["plain text", '{"__tuple__": ["plain text", "x"]}']],
+        )
+    )
     code, out, err = run(capsys, "--metric", "anls", "--config", "anls_star", "--predictions", path)
     assert code == EXIT_OK, err
-    assert out["anls"] == compute_anls([{"a": "b"}, "plain text"], [{"a": "c"}, ("plain text", "x")],
-                                       variant="anls_star").anls
+    assert (
+        out["anls"]
+        == compute_anls(
+            [{"a": "b"}, "plain text"], [{"a": "c"}, ("plain text", "x")], variant="anls_star"
+        ).anls
+    )
 
 
 def test_stdin_is_jsonl(tmp_path):
     r = write_jsonl(tmp_path / "r.jsonl", REFS)
     proc = subprocess.run(
-        [sys.executable, "-m", "metricore.cli", "score", "--metric", "anls", "--predictions", "-",
-         "--references", str(r), "--indent", "-1"],
-        input="".join(json.dumps(p) + "\n" for p in PREDS), capture_output=True, text=True, cwd=ROOT, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "metricore.cli",
+            "score",
+            "--metric",
+            "anls",
+            "--predictions",
+            "-",
+            "--references",
+            str(r),
+            "--indent",
+            "-1",
+        ],
+        input="".join(json.dumps(p) + "\n" for p in PREDS),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert "\n" not in proc.stdout.strip()
@@ -229,15 +390,33 @@ def test_stdin_is_jsonl(tmp_path):
         ('"a"\n"b"\n', '"a"\n', r"2 predictions but 1 references"),
         ('"a"\n7\n', '"a"\n"b"\n', r"predictions\[1\]` must be a str.*\[.*p\.jsonl line 2\]"),
         ('"a"\n"b"\n', '"a"\n[]\n', r"references\[1\]` has no answers.*\[.*r\.jsonl line 2\]"),
-        ('{"id": "1", "prediction": "a"}\n{"prediction": "b"}\n', '"a"\n"b"\n', r"p\.jsonl line 2: has no id"),
-        ('{"id": "1", "prediction": "a"}\n{"id": "1", "prediction": "b"}\n',
-         '{"id": "1", "references": "a"}\n{"id": "2", "references": "b"}\n', r"line 2: the id '1' repeats"),
-        ('{"id": "1", "prediction": "a"}\n', '{"id": "2", "references": "a"}\n',
-         r"r\.jsonl line 1: no prediction has the id '2'"),
+        (
+            '{"id": "1", "prediction": "a"}\n{"prediction": "b"}\n',
+            '"a"\n"b"\n',
+            r"p\.jsonl line 2: has no id",
+        ),
+        (
+            '{"id": "1", "prediction": "a"}\n{"id": "1", "prediction": "b"}\n',
+            '{"id": "1", "references": "a"}\n{"id": "2", "references": "b"}\n',
+            r"line 2: the id '1' repeats",
+        ),
+        (
+            '{"id": "1", "prediction": "a"}\n',
+            '{"id": "2", "references": "a"}\n',
+            r"r\.jsonl line 1: no prediction has the id '2'",
+        ),
         ('{"id": "1", "prediction": "a"}\n', '"a"\n', r"has ids but .* has none"),
-        ('{"id": "1", "references": "a"}\n', '{"references": "a"}\n', r"p\.jsonl line 1: no 'prediction' field"),
+        (
+            '{"id": "1", "references": "a"}\n',
+            '{"references": "a"}\n',
+            r"p\.jsonl line 1: no 'prediction' field",
+        ),
         ('{"id": "1", "answer": "a"}\n', '"a"\n', r"got dict .*\[.*p\.jsonl line 1\]"),
-        ('{"id": [1], "prediction": "a"}\n', '{"id": "1", "references": "a"}\n', r"the id must be a str or an int"),
+        (
+            '{"id": [1], "prediction": "a"}\n',
+            '{"id": "1", "references": "a"}\n',
+            r"the id must be a str or an int",
+        ),
         (b'"\xff"\n', '"a"\n', r"p\.jsonl line 1: not UTF-8"),
         ("", "", r"`predictions` is empty"),
     ],
@@ -283,8 +462,9 @@ def test_bad_json_file(tmp_path, capsys, docvqa_files):
     ],
 )
 def test_usage_errors_exit_2(capsys, docvqa_files, argv, pattern):
-    code, out, err = run(capsys, "--metric", "anls", "--predictions", docvqa_files[0],
-                         "--references", docvqa_files[1], *argv)
+    code, out, err = run(
+        capsys, "--metric", "anls", "--predictions", docvqa_files[0], "--references", docvqa_files[1], *argv
+    )
     assert out is None
     assert code == (EXIT_DATA if argv[0] == "--format" else EXIT_USAGE), err
     assert re.search(pattern, err), err
@@ -293,8 +473,11 @@ def test_usage_errors_exit_2(capsys, docvqa_files, argv, pattern):
 def test_argparse_errors_exit_2(capsys, docvqa_files):
     for argv in (["--metric", "bleu"], ["--predictions", str(docvqa_files[0])], ["--option", "novalue"]):
         with pytest.raises(SystemExit) as info:
-            main(["score", "--metric", "anls", "--predictions", str(docvqa_files[0]), *argv]
-                 if argv[0] != "--predictions" else ["score", *argv])
+            main(
+                ["score", "--metric", "anls", "--predictions", str(docvqa_files[0]), *argv]
+                if argv[0] != "--predictions"
+                else ["score", *argv]
+            )
         assert info.value.code == EXIT_USAGE
     capsys.readouterr()
 
@@ -307,11 +490,27 @@ def test_unknown_extension_is_usage(tmp_path, capsys):
 
 
 def test_io_errors_exit_4(tmp_path, capsys, docvqa_files):
-    code, _, err = run(capsys, "--metric", "anls", "--predictions", tmp_path / "missing.jsonl",
-                       "--references", docvqa_files[1])
+    code, _, err = run(
+        capsys,
+        "--metric",
+        "anls",
+        "--predictions",
+        tmp_path / "missing.jsonl",
+        "--references",
+        docvqa_files[1],
+    )
     assert code == EXIT_IO and "missing.jsonl" in err
-    code, out, err = run(capsys, "--metric", "anls", "--predictions", docvqa_files[0], "--references",
-                         docvqa_files[1], "--per-sample", tmp_path / "no" / "dir" / "o.jsonl")
+    code, out, err = run(
+        capsys,
+        "--metric",
+        "anls",
+        "--predictions",
+        docvqa_files[0],
+        "--references",
+        docvqa_files[1],
+        "--per-sample",
+        tmp_path / "no" / "dir" / "o.jsonl",
+    )
     assert code == EXIT_IO and out is None
 
 
@@ -322,8 +521,9 @@ def test_missing_wordnet_exits_5(monkeypatch, capsys, tmp_path):
     def missing(*args, **kwargs):
         raise WordNetNotFoundError("WordNet not found; run `metricore wordnet --install`")
 
-    monkeypatch.setitem(cli.METRICS, "meteor", cli.MetricSpec(
-        "meteor", ("nltk",), {"nltk": frozenset()}, missing))
+    monkeypatch.setitem(
+        cli.METRICS, "meteor", cli.MetricSpec("meteor", ("nltk",), {"nltk": frozenset()}, missing)
+    )
     p = write_jsonl(tmp_path / "p.jsonl", ["a"])
     code, _, err = run(capsys, "--metric", "meteor", "--predictions", p, "--references", p)
     assert code == EXIT_RESOURCE and "wordnet --install" in err
@@ -333,8 +533,14 @@ def test_exit_codes_are_documented():
     from metricore import cli
 
     doc = cli.__doc__
-    for code, word in ((0, "success"), (1, "internal"), (2, "usage"), (3, "bad input data"), (4, "read or written"),
-                       (5, "not installed")):
+    for code, word in (
+        (0, "success"),
+        (1, "internal"),
+        (2, "usage"),
+        (3, "bad input data"),
+        (4, "read or written"),
+        (5, "not installed"),
+    ):
         assert f"\n{code}  " in doc and word in doc
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "| 3 |" in readme and "| 5 |" in readme
@@ -354,9 +560,14 @@ def test_readers_round_trip(tmp_path_factory, rows):
     preds = [p for p, _ in rows]
     refs = [r for _, r in rows]
     write_jsonl(d / "a.jsonl", [{"prediction": p, "references": r} for p, r in rows])
-    (d / "a.json").write_text(json.dumps([{"prediction": p, "references": r} for p, r in rows]), encoding="utf-8")
-    (d / "a.csv").write_text(_csv_text(["prediction", "references"], [[p, json.dumps(r)] for p, r in rows]),
-                             encoding="utf-8", newline="")
+    (d / "a.json").write_text(
+        json.dumps([{"prediction": p, "references": r} for p, r in rows]), encoding="utf-8"
+    )
+    (d / "a.csv").write_text(
+        _csv_text(["prediction", "references"], [[p, json.dumps(r)] for p, r in rows]),
+        encoding="utf-8",
+        newline="",
+    )
     for name in ("a.jsonl", "a.json", "a.csv"):
         recs = read_records(d / name)
         got = pair_columns(column(recs, "prediction"), column(recs, "references"))
@@ -438,8 +649,13 @@ def test_console_script_and_module_entry():
     if script.exists():
         proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0 and "score" in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "metricore.cli", "score", "--help"], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "metricore.cli", "score", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 0 and "--per-sample" in proc.stdout and "Exit codes" in proc.stdout
 
 
@@ -452,8 +668,9 @@ def test_readme_cli_example(tmp_path):
     assert command.startswith("metricore score ")
     argv = command.split()[1:]
     argv[argv.index("--per-sample") + 1] = str(tmp_path / "anls_items.jsonl")
-    proc = subprocess.run([sys.executable, "-m", "metricore.cli", *argv], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "metricore.cli", *argv], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == json.loads(example_output("cli"))
     first = json.loads((tmp_path / "anls_items.jsonl").read_text(encoding="utf-8").splitlines()[0])
@@ -498,12 +715,16 @@ def test_configs_and_options_match_the_evaluate_modules(name):
     spec.loader.exec_module(module)
     from metricore_hf.evaluate_module import INTERVAL_KWARGS, CoreMetric
 
-    adapter = next(v for v in vars(module).values()
-                   if isinstance(v, type) and issubclass(v, CoreMetric) and v is not CoreMetric)
+    adapter = next(
+        v
+        for v in vars(module).values()
+        if isinstance(v, type) and issubclass(v, CoreMetric) and v is not CoreMetric
+    )
     cli_spec = METRICS[name]
     assert list(cli_spec.configs) == list(adapter.CONFIGS)
     assert {c: set(o) for c, o in cli_spec.options.items()} == {
-        c: set(o) - INTERVAL_KWARGS for c, o in adapter.COMPUTE_KWARGS.items()}
+        c: set(o) - INTERVAL_KWARGS for c, o in adapter.COMPUTE_KWARGS.items()
+    }
 
 
 def test_forced_progress_bar_on_a_long_csv(tmp_path, monkeypatch):

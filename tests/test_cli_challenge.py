@@ -22,8 +22,19 @@ def submission(tmp_path):
 
 
 def _args(paths):
-    return ["challenge", "--predictions", str(paths["predictions"]), "--references", str(paths["references"]),
-            "--task-ids", str(paths["task_ids"]), "--extra", str(paths["extra"]), "--indent", "-1"]
+    return [
+        "challenge",
+        "--predictions",
+        str(paths["predictions"]),
+        "--references",
+        str(paths["references"]),
+        "--task-ids",
+        str(paths["task_ids"]),
+        "--extra",
+        str(paths["extra"]),
+        "--indent",
+        "-1",
+    ]
 
 
 def test_submission_files_give_the_core_result(submission, capsys):
@@ -37,7 +48,9 @@ def test_submission_files_give_the_core_result(submission, capsys):
 
 
 def test_inputs_file_and_intervals(tmp_path, capsys):
-    inputs = {name: 0.5 for name in ("TextQA", "MathQA", "ImageGeneration", "ImageCaptioning", "VisualQA", "TRitW")}
+    inputs = {
+        name: 0.5 for name in ("TextQA", "MathQA", "ImageGeneration", "ImageCaptioning", "VisualQA", "TRitW")
+    }
     path = tmp_path / "inputs.json"
     path.write_text(json.dumps(inputs))
     assert main(["challenge", "--inputs", str(path), "--missing", "zero", "--indent", "-1"]) == EXIT_OK
@@ -69,10 +82,15 @@ def test_bad_inputs_exit_codes(submission, tmp_path, capsys):
 
 
 def test_custom_spec_file(tmp_path, capsys):
-    spec = {"name": "mine", "tasks": {"a": {"metric": "score", "weight": 0.25}, "b": {"metric": "score", "weight": 0.75}}}
+    spec = {
+        "name": "mine",
+        "tasks": {"a": {"metric": "score", "weight": 0.25}, "b": {"metric": "score", "weight": 0.75}},
+    }
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     (tmp_path / "inputs.json").write_text(json.dumps({"a": 1.0, "b": 0.0}))
-    code = main(["challenge", "--challenge", str(tmp_path / "spec.json"), "--inputs", str(tmp_path / "inputs.json")])
+    code = main(
+        ["challenge", "--challenge", str(tmp_path / "spec.json"), "--inputs", str(tmp_path / "inputs.json")]
+    )
     captured = capsys.readouterr()
     assert code == EXIT_OK, captured.err
     assert json.loads(captured.out)["integral"] == pytest.approx(0.25)

@@ -39,7 +39,9 @@ def test_template_mean_averages_raw_embeddings_then_normalizes():
     assert got != pytest.approx(math.sqrt(0.5))
     assert template_mean(texts)[0].tolist() == pytest.approx([1.5 / math.sqrt(2.5), 0.5 / math.sqrt(2.5)])
     # one template is the plain 2-D case
-    assert clip_cosine([[0.0, 1.0]], [[[3.0, 1.0]]])[0] == pytest.approx(clip_cosine([[0.0, 1.0]], [[3.0, 1.0]])[0])
+    assert clip_cosine([[0.0, 1.0]], [[[3.0, 1.0]]])[0] == pytest.approx(
+        clip_cosine([[0.0, 1.0]], [[3.0, 1.0]])[0]
+    )
 
 
 def test_matches_torch_style_computation_on_random_embeddings():
@@ -102,7 +104,9 @@ def test_ref_clip_s_reference_layouts():
     assert np.array_equal(from_array, from_list)
     # templated references: (n, refs, templates, d), averaged like the candidate's templates
     refs_t = rng.random((4, 2, 3, 8))
-    assert np.allclose(ref_clip_score(images, texts, refs_t), ref_clip_score(images, texts, refs_t.mean(axis=2)))
+    assert np.allclose(
+        ref_clip_score(images, texts, refs_t), ref_clip_score(images, texts, refs_t.mean(axis=2))
+    )
     # a different number of references per item
     ragged = [rng.random((k, 8)) for k in (1, 2, 3, 4)]
     assert ref_clip_score(images, texts, ragged).shape == (4,)
@@ -160,7 +164,12 @@ def test_ref_clip_s_range(image, cand, refs, w):
     [
         ([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], ValueError, "must pair one to one, got 1 and 2 rows"),
         ([[1.0, 0.0]], [[1.0, 0.0, 0.0]], ValueError, r"different dimensions \(2 vs 3\)"),
-        ([[1.0, 0.0], [0.0, 0.0]], [[1.0, 0.0], [1.0, 0.0]], ValueError, r"`image_embeddings\[1\]` has zero norm"),
+        (
+            [[1.0, 0.0], [0.0, 0.0]],
+            [[1.0, 0.0], [1.0, 0.0]],
+            ValueError,
+            r"`image_embeddings\[1\]` has zero norm",
+        ),
         ([[1.0, 0.0]], [[[1.0, 0.0], [-1.0, 0.0]]], ValueError, r"`text_embeddings\[0\]` has zero norm"),
         ([1.0, 0.0], [1.0, 0.0], ValueError, r"`image_embeddings` must be 2-D, got shape \(2,\)"),
         ([[1.0, 0.0]], np.zeros((1, 1, 1, 2)), ValueError, "`text_embeddings` must be 2-D or 3-D"),
@@ -183,7 +192,9 @@ def test_clip_s_and_ref_clip_s_bad_input():
         clip_score(one, one, w=True)
     with pytest.raises(ValueError, match="CLIP-S: `image_embeddings` and `text_embeddings` must pair"):
         clip_score(one, two)
-    with pytest.raises(ValueError, match="RefCLIP-S: `reference_text_embeddings` has 1 items for 2 candidates"):
+    with pytest.raises(
+        ValueError, match="RefCLIP-S: `reference_text_embeddings` has 1 items for 2 candidates"
+    ):
         ref_clip_score(two, two, [[[1.0, 0.0]]])
     with pytest.raises(ValueError, match=r"RefCLIP-S: `reference_text_embeddings\[1\]` has no references"):
         ref_clip_score(two, two, [[[1.0, 0.0]], np.zeros((0, 2))])

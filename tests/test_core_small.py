@@ -30,7 +30,18 @@ def test_results_carry_signatures():
 
 @pytest.mark.parametrize(
     "obj",
-    [None, "x", 1, 2.5, True, [], {}, ("a", "b"), {"k": ("a", ["b", {"c": None}])}, [("x",), {"y": [1, (2, 3)]}]],
+    [
+        None,
+        "x",
+        1,
+        2.5,
+        True,
+        [],
+        {},
+        ("a", "b"),
+        {"k": ("a", ["b", {"c": None}])},
+        [("x",), {"y": [1, (2, 3)]}],
+    ],
 )
 def test_structured_codec_round_trips(obj):
     assert from_json(to_json(obj)) == obj
@@ -61,8 +72,13 @@ def test_normalizers():
 def test_demo_covers_every_metric_and_variant():
     rows = demo_rows()
     assert {(r["metric"], r["variant"]) for r in rows} >= {
-        ("anls", "docvqa"), ("anls", "stvqa_paper"), ("anls", "anls_star"), ("anls", "dude"),
-        ("one_minus_ned", "icdar2019"), ("token_f1", "squad"), ("meteor", "nltk"),
+        ("anls", "docvqa"),
+        ("anls", "stvqa_paper"),
+        ("anls", "anls_star"),
+        ("anls", "dude"),
+        ("one_minus_ned", "icdar2019"),
+        ("token_f1", "squad"),
+        ("meteor", "nltk"),
         ("cider", "cider_d"),
     }
     sample = load_sample()
@@ -76,7 +92,9 @@ def test_demo_covers_every_metric_and_variant():
 
 
 def test_cli_demo_prints_the_table():
-    out = subprocess.run([sys.executable, "-m", "metricore.cli", "demo"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "metricore.cli", "demo"], capture_output=True, text=True, check=True
+    )
     assert out.stdout.splitlines()[0].split() == ["metric", "variant", "n", "score", "signature"]
     assert "one_minus_ned" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "metricore.cli", "nope"], capture_output=True, text=True)

@@ -32,45 +32,122 @@ SLOW_TIMEOUT = 60  # seconds a healthy experiment may wait for its peers (a bug 
 FAIL_TIMEOUT = 2  # the failure experiments: how long process 0 waits before it gives up
 
 ANLS_DOCVQA = (
-    ["CocaCola", "12/15/89", "Dear dr. Lobo", "", "Thomas More", "1989", "ITC Limited", "$ 4.5", "Mr. Smith",
-     "page 3", "no"],
-    [["Coca Cola", "Coca Cola Company"], "12/15/88", ["Dear Dr. Lobo", "Dr. Lobo"], [""], ["  Thomas  Moore "],
-     ["1989", "89"], ["ITC Ltd"], ["$4.5"], ["Mr. Smyth"], ["3"], ["yes", "no"]],
+    [
+        "CocaCola",
+        "12/15/89",
+        "Dear dr. Lobo",
+        "",
+        "Thomas More",
+        "1989",
+        "ITC Limited",
+        "$ 4.5",
+        "Mr. Smith",
+        "page 3",
+        "no",
+    ],
+    [
+        ["Coca Cola", "Coca Cola Company"],
+        "12/15/88",
+        ["Dear Dr. Lobo", "Dr. Lobo"],
+        [""],
+        ["  Thomas  Moore "],
+        ["1989", "89"],
+        ["ITC Ltd"],
+        ["$4.5"],
+        ["Mr. Smyth"],
+        ["3"],
+        ["yes", "no"],
+    ],
 )
 ANLS_STAR = (
     [{"a": "b", "c": "e"}, {"items": ["b", "c"]}, "Hello Wrld", None, [1, 2.5, True], "x", {"k": "v"}],
-    [{"a": "b", "c": "d"}, {"items": ["a", "b", "c"]}, ("Hello World", "Hi"), None, ["1", "2.5", "true"], ("x", "y"),
-     {"k": ("v", "w")}],
+    [
+        {"a": "b", "c": "d"},
+        {"items": ["a", "b", "c"]},
+        ("Hello World", "Hi"),
+        None,
+        ["1", "2.5", "true"],
+        ("x", "y"),
+        {"k": ("v", "w")},
+    ],
 )
 SQUAD = (
     ["The Cat!", "cat cat cat", "a big dog", "Paris", "in 1990", "blue", "the red car", "nothing"],
-    [["cat"], ["cat"], ["big dog", "dog"], ["Paris, France"], ["1990"], ["dark blue"], ["a red car"], ["something"]],
+    [
+        ["cat"],
+        ["cat"],
+        ["big dog", "dog"],
+        ["Paris, France"],
+        ["1990"],
+        ["dark blue"],
+        ["a red car"],
+        ["something"],
+    ],
 )
 SQUAD_V2_DICTS = (
-    [{"id": f"q{i}", "prediction_text": t, "no_answer_probability": p}
-     for i, (t, p) in enumerate([("cat", 0.1), ("", 0.9), ("dog", 0.4), ("a b", 0.2), ("", 0.7), ("x y z", 0.3)])],
-    [{"id": f"q{i}", "answers": {"text": g, "answer_start": [0] * len(g)}}
-     for i, g in enumerate([["cat"], [], ["the dog"], ["a b c"], ["n"], []])],
+    [
+        {"id": f"q{i}", "prediction_text": t, "no_answer_probability": p}
+        for i, (t, p) in enumerate(
+            [("cat", 0.1), ("", 0.9), ("dog", 0.4), ("a b", 0.2), ("", 0.7), ("x y z", 0.3)]
+        )
+    ],
+    [
+        {"id": f"q{i}", "answers": {"text": g, "answer_start": [0] * len(g)}}
+        for i, g in enumerate([["cat"], [], ["the dog"], ["a b c"], ["n"], []])
+    ],
 )
 QUAC = (
     ["a b", "c", "d e", "f g h", "i", "j k", "l"],
-    [{"dialog_id": d, "answers": a} for d, a in [
-        ("d1", ["a b"]), ("d1", ["c d"]), ("d2", ["d e f"]), ("d2", ["f g h"]), ("d2", ["i"]),
-        ("d3", ["j k", "j"]), ("d3", ["m"])]],
+    [
+        {"dialog_id": d, "answers": a}
+        for d, a in [
+            ("d1", ["a b"]),
+            ("d1", ["c d"]),
+            ("d2", ["d e f"]),
+            ("d2", ["f g h"]),
+            ("d2", ["i"]),
+            ("d3", ["j k", "j"]),
+            ("d3", ["m"]),
+        ]
+    ],
 )
 METEOR = (
-    ["the cat was sat on the mat", "a dog runs in the park", "two birds are singing", "it is raining today",
-     "the quick brown fox", "she reads books"],
-    [["the cat sat on the mat"], ["the dog is running in a park", "a dog runs"], "birds sing",
-     ["it rains today"], ["a quick brown fox jumps"], ["she is reading a book"]],
+    [
+        "the cat was sat on the mat",
+        "a dog runs in the park",
+        "two birds are singing",
+        "it is raining today",
+        "the quick brown fox",
+        "she reads books",
+    ],
+    [
+        ["the cat sat on the mat"],
+        ["the dog is running in a park", "a dog runs"],
+        "birds sing",
+        ["it rains today"],
+        ["a quick brown fox jumps"],
+        ["she is reading a book"],
+    ],
 )
 CIDER = (
-    ["a cat sits on a mat", "a dog runs", "two birds on a wire", "a man rides a horse", "a cat on a sofa",
-     "a red bus on the street", "a dog catches a frisbee"],
-    [["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park", "a dog in a park"],
-     ["birds sitting on a wire", "two small birds"], ["a man riding a horse", "a person on a horse"],
-     ["a cat lying on a couch", "a cat on a sofa"], ["a red bus drives down the street", "a bus on a road"],
-     ["a dog jumping for a frisbee", "a dog catches a disc"]],
+    [
+        "a cat sits on a mat",
+        "a dog runs",
+        "two birds on a wire",
+        "a man rides a horse",
+        "a cat on a sofa",
+        "a red bus on the street",
+        "a dog catches a frisbee",
+    ],
+    [
+        ["a cat sits on a mat", "a cat on a mat"],
+        ["a dog runs in the park", "a dog in a park"],
+        ["birds sitting on a wire", "two small birds"],
+        ["a man riding a horse", "a person on a horse"],
+        ["a cat lying on a couch", "a cat on a sofa"],
+        ["a red bus drives down the street", "a bus on a road"],
+        ["a dog jumping for a frisbee", "a dog catches a disc"],
+    ],
 )
 NED = (
     ["kitten", "abc", "Хор", "", "flaw", "lawn", "sunday", "x", "hello"],
@@ -96,7 +173,9 @@ def shards(n_rows: int, n_proc: int, empty: int | None = None) -> list[tuple[int
     bounds = [0]
     for i, _ in enumerate(owners):
         left = n_rows - bounds[-1]
-        bounds.append(bounds[-1] + (left if i == len(owners) - 1 else (left + 1) // 2 if i == 0 else left // 2))
+        bounds.append(
+            bounds[-1] + (left if i == len(owners) - 1 else (left + 1) // 2 if i == 0 else left // 2)
+        )
     cuts = dict(zip(owners, zip(bounds, bounds[1:])))
     return [cuts.get(k, (bounds[-1], bounds[-1])) for k in range(n_proc)]
 
@@ -106,18 +185,42 @@ class Plan:
         self.cache_dir = cache_dir
         self.steps: dict[str, list[dict[str, Any]]] = defaultdict(list)
 
-    def load(self, worker: int, handle: str, metric: str, config: str, n: int, rank: int, exp: str,
-             timeout: float = SLOW_TIMEOUT) -> None:
-        self.steps[str(worker)].append({"op": "load", "handle": handle, "metric": metric, "config": config,
-                                        "num_process": n, "process_id": rank, "experiment_id": exp,
-                                        "timeout": timeout})
+    def load(
+        self,
+        worker: int,
+        handle: str,
+        metric: str,
+        config: str,
+        n: int,
+        rank: int,
+        exp: str,
+        timeout: float = SLOW_TIMEOUT,
+    ) -> None:
+        self.steps[str(worker)].append(
+            {
+                "op": "load",
+                "handle": handle,
+                "metric": metric,
+                "config": config,
+                "num_process": n,
+                "process_id": rank,
+                "experiment_id": exp,
+                "timeout": timeout,
+            }
+        )
 
     def add(self, worker: int, handle: str, preds: list[Any], refs: list[Any], batches: int = 2) -> None:
         step = max(1, -(-len(preds) // batches))
         starts = range(0, len(preds), step) if preds else [0]
         for s in starts:
-            self.steps[str(worker)].append({"op": "add_batch", "handle": handle, "predictions": preds[s:s + step],
-                                            "references": refs[s:s + step]})
+            self.steps[str(worker)].append(
+                {
+                    "op": "add_batch",
+                    "handle": handle,
+                    "predictions": preds[s : s + step],
+                    "references": refs[s : s + step],
+                }
+            )
 
     def compute(self, worker: int, handle: str, kwargs: dict[str, Any] | None = None) -> None:
         self.steps[str(worker)].append({"op": "compute", "handle": handle, "kwargs": kwargs or {}})
@@ -125,8 +228,16 @@ class Plan:
     def die(self, worker: int) -> None:
         self.steps[str(worker)].append({"op": "die"})
 
-    def experiment(self, handle: str, metric: str, config: str, data, kwargs, workers: list[int],
-                   empty: int | None = None) -> None:
+    def experiment(
+        self,
+        handle: str,
+        metric: str,
+        config: str,
+        data,
+        kwargs,
+        workers: list[int],
+        empty: int | None = None,
+    ) -> None:
         """One experiment: rank k runs on ``workers[k]`` with shard k."""
         preds, refs = data
         for rank, (worker, (a, b)) in enumerate(zip(workers, shards(len(preds), len(workers), empty))):
@@ -139,8 +250,15 @@ def build_plan(cache_dir: Path) -> Plan:
     plan = Plan(cache_dir)
     for name, (metric, config, data, kwargs) in CONFIGS.items():
         for n in (2, 3):
-            plan.experiment(f"{name}-{n}", metric, config, data, kwargs, list(range(n)),
-                            empty=1 if (name == "ned" and n == 3) else None)
+            plan.experiment(
+                f"{name}-{n}",
+                metric,
+                config,
+                data,
+                kwargs,
+                list(range(n)),
+                empty=1 if (name == "ned" and n == 3) else None,
+            )
     # Two experiments of one metric config at the same time, different ids and data:
     # A runs on workers 0 and 1, B on workers 2 (its process 0) and 0.
     a_data, b_data = (NED[0][:6], NED[1][:6]), (NED[0][3:], NED[1][3:])
@@ -164,7 +282,13 @@ def build_plan(cache_dir: Path) -> Plan:
     # The rendezvous waits as long as healthy runs do; the wait for the dead process is short.
     for rank in range(3):
         plan.load(rank, f"dead@{rank}", "cider", "cider_d", 3, rank, "dead")
-        plan.add(rank, f"dead@{rank}", CIDER[0][2 * rank:2 * rank + 2], CIDER[1][2 * rank:2 * rank + 2], batches=1)
+        plan.add(
+            rank,
+            f"dead@{rank}",
+            CIDER[0][2 * rank : 2 * rank + 2],
+            CIDER[1][2 * rank : 2 * rank + 2],
+            batches=1,
+        )
     plan.compute(1, "dead@1")
     barrier = str(cache_dir.parent / "dead-peer-finished")
     plan.steps["1"].append({"op": "touch", "path": barrier})
@@ -180,12 +304,22 @@ def outcome(tmp_path_factory) -> dict[str, dict[str, Any]]:
     tmp = tmp_path_factory.mktemp("distributed")
     plan = build_plan(tmp / "cache")
     plan_file = tmp / "plan.json"
-    plan_file.write_text(to_json({"cache_dir": str(plan.cache_dir), "steps": dict(plan.steps)}), encoding="utf-8")
+    plan_file.write_text(
+        to_json({"cache_dir": str(plan.cache_dir), "steps": dict(plan.steps)}), encoding="utf-8"
+    )
     procs = []
     for worker in range(WORKERS):
         env = {**os.environ, "HF_MODULES_CACHE": str(tmp / f"modules-{worker}"), "PYTHONHASHSEED": "0"}
-        procs.append(subprocess.Popen([sys.executable, str(WORKER), str(plan_file), str(worker)], cwd=ROOT, env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, str(WORKER), str(plan_file), str(worker)],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     results: dict[str, dict[str, Any]] = {}
     for worker, proc in enumerate(procs):
         try:
@@ -198,7 +332,9 @@ def outcome(tmp_path_factory) -> dict[str, dict[str, Any]]:
         for line in out.splitlines():
             record = json.loads(line)
             results[record["handle"]] = record
-    results["_files"] = sorted(str(p.relative_to(plan.cache_dir)) for p in plan.cache_dir.rglob("*") if p.is_file())
+    results["_files"] = sorted(
+        str(p.relative_to(plan.cache_dir)) for p in plan.cache_dir.rglob("*") if p.is_file()
+    )
     return results
 
 
@@ -278,13 +414,25 @@ def test_readme_distributed_example(tmp_path):
 
     script = tmp_path / "example.py"
     # the same start-up shortcut as the worker (evaluate's optional transformers import)
-    script.write_text('import sys\nsys.modules.setdefault("transformers.pipelines", None)\n' + example("distributed"),
-                      encoding="utf-8")
+    script.write_text(
+        'import sys\nsys.modules.setdefault("transformers.pipelines", None)\n' + example("distributed"),
+        encoding="utf-8",
+    )
     procs = [
-        subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env={**os.environ, "RANK": str(rank), "WORLD_SIZE": "2",
-                                         "METRIC_CACHE": str(tmp_path / "cache"),
-                                         "HF_MODULES_CACHE": str(tmp_path / f"modules-{rank}")})
+        subprocess.Popen(
+            [sys.executable, str(script)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={
+                **os.environ,
+                "RANK": str(rank),
+                "WORLD_SIZE": "2",
+                "METRIC_CACHE": str(tmp_path / "cache"),
+                "HF_MODULES_CACHE": str(tmp_path / f"modules-{rank}"),
+            },
+        )
         for rank in range(2)
     ]
     outs = [p.communicate(timeout=120) for p in procs]

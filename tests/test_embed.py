@@ -32,7 +32,11 @@ def _tokenizer():
         single="<bos> $A <eos>", special_tokens=[("<bos>", 0), ("<eos>", 1)]
     )
     return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=core, bos_token="<bos>", eos_token="<eos>", unk_token="<unk>", pad_token="<eos>",
+        tokenizer_object=core,
+        bos_token="<bos>",
+        eos_token="<eos>",
+        unk_token="<unk>",
+        pad_token="<eos>",
         model_max_length=32,
     )
 
@@ -45,13 +49,23 @@ def _image_processor():
 def _model():
     config = transformers.CLIPConfig(
         text_config={
-            "vocab_size": len(WORDS) + 3, "hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1,
-            "num_attention_heads": 2, "max_position_embeddings": 32, "bos_token_id": 0, "eos_token_id": 1,
+            "vocab_size": len(WORDS) + 3,
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "max_position_embeddings": 32,
+            "bos_token_id": 0,
+            "eos_token_id": 1,
             "pad_token_id": 1,
         },
         vision_config={
-            "hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2,
-            "image_size": 32, "patch_size": 8,
+            "hidden_size": 16,
+            "intermediate_size": 32,
+            "num_hidden_layers": 1,
+            "num_attention_heads": 2,
+            "image_size": 32,
+            "patch_size": 8,
         },
         projection_dim=DIM,
     )
@@ -105,13 +119,17 @@ def test_clip_cosine_on_encoder_outputs_equals_direct_torch(parts):
     got = clip_cosine(encoder.encode_images(images), encoder.encode_texts(TEXTS, templates=templates))
 
     with torch.no_grad():
-        img = _torch_features(model.get_image_features(pixel_values=ip(images, return_tensors="pt")["pixel_values"]))
+        img = _torch_features(
+            model.get_image_features(pixel_values=ip(images, return_tensors="pt")["pixel_values"])
+        )
         per_template = []
         for form in templates:
             batch = tok([form.format(t) for t in TEXTS], padding=True, return_tensors="pt")
             per_template.append(
                 _torch_features(
-                    model.get_text_features(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
+                    model.get_text_features(
+                        input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]
+                    )
                 )
             )
         txt = torch.stack(per_template).mean(0)  # ruCLIP: mean of raw template embeddings
@@ -132,7 +150,9 @@ def test_separate_tokenizer_and_image_processor_and_lowercase(parts):
     # ruCLIP prepares text with .lower().strip(); the tiny vocabulary is lowercase only
     shouting = split.encode_texts(["  A Photo of a CAT "])
     assert not np.allclose(shouting, split.encode_texts(["a photo of a cat"]))
-    assert np.allclose(split.encode_texts(["  A Photo of a CAT "], lowercase=True), split.encode_texts(["a photo of a cat"]))
+    assert np.allclose(
+        split.encode_texts(["  A Photo of a CAT "], lowercase=True), split.encode_texts(["a photo of a cat"])
+    )
     pixels = ip(_images(3), return_tensors="pt")["pixel_values"]
     assert np.allclose(split.encode_images(pixels), split.encode_images(_images(3)), atol=1e-6)
 
@@ -165,7 +185,9 @@ def test_image_feature_extractor_pools_like_pytorch_fid():
     net = _TinyConvNet()
     images = _images(6, sizes=((24, 24),))
     feats = ImageFeatureExtractor(net, batch_size=4).encode(images)
-    batch = torch.stack([torch.from_numpy(np.asarray(im, dtype=np.float32).transpose(2, 0, 1) / 255.0) for im in images])
+    batch = torch.stack(
+        [torch.from_numpy(np.asarray(im, dtype=np.float32).transpose(2, 0, 1) / 255.0) for im in images]
+    )
     with torch.no_grad():
         expected = net(batch).mean(dim=(2, 3)).numpy()
     assert feats.shape == (6, 6) and feats.dtype == np.float64

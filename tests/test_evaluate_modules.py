@@ -12,7 +12,13 @@ from metricore import ANLS_VARIANTS, compute_anls, compute_one_minus_ned
 
 DOCVQA = (
     ["CocaCola", "12/15/89", "Dear dr. Lobo", "", "Thomas More"],
-    [["Coca Cola", "Coca Cola Company"], "12/15/88", ["Dear Dr. Lobo", "Dr. Lobo"], [""], ["  Thomas  Moore "]],
+    [
+        ["Coca Cola", "Coca Cola Company"],
+        "12/15/88",
+        ["Dear Dr. Lobo", "Dr. Lobo"],
+        [""],
+        ["  Thomas  Moore "],
+    ],
 )
 STAR = (
     [{"a": "b", "c": "e"}, {"items": ["b", "c"]}, "Hello Wrld", None, [1, 2.5, True]],

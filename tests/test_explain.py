@@ -80,7 +80,10 @@ def test_meteor_alignment_reproduces_the_score():
 
 def test_meteor_describe_names_every_stage():
     a = explain_meteor("A dog runs in the park.", ["a hound is running in a park"])
-    assert a.describe() == "exact: a, in, park | stem: runs→running | synonym: dog→hound | unmatched: the, . | 4 chunks"
+    assert (
+        a.describe()
+        == "exact: a, in, park | stem: runs→running | synonym: dog→hound | unmatched: the, . | 4 chunks"
+    )
     assert explain_meteor("3", ["5"], variant="fbc2_vqa").describe() == "numeric rule: min/max(3, 5) = 0.6"
     assert explain_meteor("кошка", ["5"], variant="fbc2_vqa").describe() == (
         "numeric rule: gold 5, no number in the prediction → 0"
@@ -92,7 +95,9 @@ def test_meteor_describe_names_every_stage():
 
 # ----------------------------------------------------------------------------- token F1
 
-TOKENS = st.lists(st.sampled_from(["the", "cat", "sat", "a", "big", "mat", "Cat", "on", ","]), max_size=8).map(" ".join)
+TOKENS = st.lists(
+    st.sampled_from(["the", "cat", "sat", "a", "big", "mat", "Cat", "on", ","]), max_size=8
+).map(" ".join)
 
 
 @settings(max_examples=200, deadline=None)
@@ -112,9 +117,17 @@ def test_token_overlap_is_the_multiset_f1_counts(pred, gold):
 
 
 def test_token_overlap_variants_and_errors():
-    assert token_overlap("北京大学", "北京", variant="mlqa", language="zh").describe() == "common: 北, 京 | pred only: 大, 学"
-    assert token_overlap(["paris", "lyon"], ["paris", "nice", "lyon"]).describe() == "common: paris, lyon | gold only: nice"
-    with pytest.raises(TypeError, match=r"token_f1: `prediction` must be a str or a list of str tokens, got int"):
+    assert (
+        token_overlap("北京大学", "北京", variant="mlqa", language="zh").describe()
+        == "common: 北, 京 | pred only: 大, 学"
+    )
+    assert (
+        token_overlap(["paris", "lyon"], ["paris", "nice", "lyon"]).describe()
+        == "common: paris, lyon | gold only: nice"
+    )
+    with pytest.raises(
+        TypeError, match=r"token_f1: `prediction` must be a str or a list of str tokens, got int"
+    ):
         token_overlap(1, "a")
     with pytest.raises(ValueError, match="language"):
         token_overlap("a", "a", variant="mlqa")

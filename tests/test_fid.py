@@ -152,6 +152,7 @@ def test_non_finite_root_adds_eps_to_both_diagonals():
 
 # ------------------------------------------------------------------ properties
 
+
 def _spread(x: np.ndarray) -> float:
     return float(np.trace(_stats(x)[1]))
 

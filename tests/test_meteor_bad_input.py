@@ -21,7 +21,11 @@ from metricore.wordnet import WordNetNotFoundError, ensure_wordnet, find_wordnet
         ({"predictions": ["a"], "references": [[]]}, ValueError, r"references\[0\]` has no references"),
         ({"predictions": ["a"], "references": [{"a": 1}]}, TypeError, r"references\[0\]"),
         ({"predictions": ["a"], "references": [[["a"]]]}, TypeError, "pre-tokenized prediction"),
-        ({"predictions": [["a", "b"]], "references": [["a b"]]}, TypeError, r"references\[0\]\[0\].*list of str tokens"),
+        (
+            {"predictions": [["a", "b"]], "references": [["a b"]]},
+            TypeError,
+            r"references\[0\]\[0\].*list of str tokens",
+        ),
         ({"predictions": [["a", 1]], "references": [[["a"]]]}, TypeError, r"predictions\[0\]\[1\]"),
         ({"predictions": [["a"]], "references": ["a"]}, TypeError, r"references\[0\].*list of token lists"),
         ({"predictions": ["a"], "references": ["a"], "alpha": 1.5}, ValueError, "alpha"),
@@ -30,14 +34,30 @@ from metricore.wordnet import WordNetNotFoundError, ensure_wordnet, find_wordnet
         ({"predictions": ["a"], "references": ["a"], "beta": float("inf")}, ValueError, "beta"),
         ({"predictions": ["a"], "references": ["a"], "alpha": "0.9"}, TypeError, "alpha"),
         ({"predictions": ["a"], "references": ["a"], "gamma": True}, TypeError, "gamma"),
-        ({"predictions": ["a"], "references": ["a"], "variant": "meteor15"}, ValueError, "allowed: 'nltk', 'fbc2_captioning', 'fbc2_vqa'"),
+        (
+            {"predictions": ["a"], "references": ["a"], "variant": "meteor15"},
+            ValueError,
+            "allowed: 'nltk', 'fbc2_captioning', 'fbc2_vqa'",
+        ),
         ({"predictions": ["a"], "references": ["a"], "tokenizer": "spacy"}, ValueError, "tokenizer"),
-        ({"predictions": ["a"], "references": ["a"], "synonyms": "thesaurus"}, ValueError, "unknown synonyms"),
+        (
+            {"predictions": ["a"], "references": ["a"], "synonyms": "thesaurus"},
+            ValueError,
+            "unknown synonyms",
+        ),
         ({"predictions": ["a"], "references": ["a"], "synonyms": 3}, TypeError, "synonyms"),
         ({"predictions": ["a"], "references": ["a"], "synonyms": {"a": "b"}}, TypeError, "list of str"),
         ({"predictions": ["a"], "references": ["a"], "lemmatize": True}, ValueError, "fbc2_vqa variant only"),
-        ({"predictions": ["a"], "references": ["a"], "variant": "fbc2_vqa", "lemmatize": "yes"}, TypeError, "lemmatize"),
-        ({"predictions": [["a"]], "references": [[["a"]]], "variant": "fbc2_vqa", "synonyms": "none"}, TypeError, "pass strings"),
+        (
+            {"predictions": ["a"], "references": ["a"], "variant": "fbc2_vqa", "lemmatize": "yes"},
+            TypeError,
+            "lemmatize",
+        ),
+        (
+            {"predictions": [["a"]], "references": [[["a"]]], "variant": "fbc2_vqa", "synonyms": "none"},
+            TypeError,
+            "pass strings",
+        ),
     ],
 )
 def test_bad_input(kwargs, error, pattern):
@@ -119,8 +139,12 @@ def test_a_zipped_nltk_wordnet_is_found_and_read(tmp_path):
     (data / "corpora").mkdir(parents=True)
     with zipfile.ZipFile(data / "corpora" / "wordnet.zip", "w") as zf:
         for f in sorted(built.corpus_dir.iterdir()):
-            if f.name in ("data.noun", "data.verb", "data.adj", "data.adv", "index.sense") or f.suffix in (".exc",) \
-                    or f.name.startswith("index.") or f.name in ("lexnames", "cntlist.rev"):
+            if (
+                f.name in ("data.noun", "data.verb", "data.adj", "data.adv", "index.sense")
+                or f.suffix in (".exc",)
+                or f.name.startswith("index.")
+                or f.name in ("lexnames", "cntlist.rev")
+            ):
                 zf.write(f, f"wordnet/{f.name}")
     loc = find_wordnet([data])
     assert loc is not None and loc.corpus_dir.name == "wordnet.zip"

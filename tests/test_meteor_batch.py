@@ -13,8 +13,27 @@ from metricore import compute_meteor
 from metricore import meteor_align as ma
 from tests.oracles.meteor_walk import align
 
-VOCAB = ["cat", "cats", "Cat", "dog", "dogs", "DOG", "hound", "the", "a", "A", "sat", "sit", "sits", "mat", "on",
-         "run", "running", "runs", "x"]
+VOCAB = [
+    "cat",
+    "cats",
+    "Cat",
+    "dog",
+    "dogs",
+    "DOG",
+    "hound",
+    "the",
+    "a",
+    "A",
+    "sat",
+    "sit",
+    "sits",
+    "mat",
+    "on",
+    "run",
+    "running",
+    "runs",
+    "x",
+]
 STEM = {"cats": "cat", "dogs": "dog", "sits": "sit", "sat": "sit", "running": "run", "runs": "run"}
 SYN = {
     "dog": frozenset({"hound", "mat", "Dog"}),
@@ -59,7 +78,9 @@ def _expected(hyps, refs, alpha, beta, gamma):
 
 sentence = st.lists(st.sampled_from(VOCAB), max_size=10)
 corpus = st.lists(st.tuples(sentence, st.lists(sentence, min_size=1, max_size=4)), min_size=1, max_size=25)
-params = st.sampled_from([(0.9, 3.0, 0.5), (0.5, 1.0, 0.2), (1.0, 0.0, 1.0), (0.0, 6.0, 0.9), (0.85, 0.2, 0.6)])
+params = st.sampled_from(
+    [(0.9, 3.0, 0.5), (0.5, 1.0, 0.2), (1.0, 0.0, 1.0), (0.0, 6.0, 0.9), (0.85, 0.2, 0.6)]
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -76,8 +97,12 @@ def test_batch_equals_the_nltk_walk_item_by_item(items, p, grid):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(["a", "A", "dog", "dogs", "x"]), max_size=12),
-       st.lists(st.lists(st.sampled_from(["a", "dog", "dogs", "DOGS", "x"]), max_size=12), min_size=1, max_size=5))
+@given(
+    st.lists(st.sampled_from(["a", "A", "dog", "dogs", "x"]), max_size=12),
+    st.lists(
+        st.lists(st.sampled_from(["a", "dog", "dogs", "DOGS", "x"]), max_size=12), min_size=1, max_size=5
+    ),
+)
 def test_repeated_and_non_uniform_words(hyp, refs):
     """Few words, many repeats: ranks, and stems standing for several words."""
     assert _batch([hyp], [refs], 0.9, 3.0, 0.5) == _expected([hyp], [refs], 0.9, 3.0, 0.5)

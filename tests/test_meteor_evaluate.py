@@ -13,14 +13,22 @@ from metricore.synonyms import RuWordNetSynonyms
 
 CAPTIONS = (
     ["the cat was sat on the mat", "A dog runs.", "", ["a", "red", "car"], "Two dogs, one ball!"],
-    [["the cat sat on the mat"], ["a hound is running", "dogs run"], ["empty"], [["a", "car"], ["red", "cars"]],
-     "two dogs and a ball"],
+    [
+        ["the cat sat on the mat"],
+        ["a hound is running", "dogs run"],
+        ["empty"],
+        [["a", "car"], ["red", "cars"]],
+        "two dogs and a ball",
+    ],
 )
 RUSSIAN = (
     ["Рыжий кот сидит на диване.", "кошки", "Кот, сидит!", "два кота"],
     [["Рыжая кошка сидит на диване", "Кот на диване"], ["кошка"], ["кот сидит"], ["2 кота", "коты"]],
 )
-VQA = (["3", "три", "three dogs", "I don't know", "a red car", "5"], [["5"], ["3"], ["3"], ["3"], ["red car"], ["3", "five"]])
+VQA = (
+    ["3", "три", "three dogs", "I don't know", "a red car", "5"],
+    [["5"], ["3"], ["3"], ["3"], ["red car"], ["3", "five"]],
+)
 
 
 @pytest.mark.parametrize("variant", list(METEOR_VARIANTS))
@@ -72,6 +80,7 @@ def test_errors_name_the_absolute_row_and_unknown_keywords():
 
 # ---- fbc2_vqa: numeric rule and hand-checked METEOR (gamma 0) ----------------------------
 
+
 @pytest.mark.parametrize(
     ("pred", "golds", "want"),
     [
@@ -99,10 +108,13 @@ def test_fbc2_vqa_vectors(pred, golds, want):
 
 
 def test_fbc2_vqa_without_lemmatization():
-    assert compute_meteor(["Кошки"], [["кошка"]], variant="fbc2_vqa", synonyms="none", lemmatize=False).scores == [0.0]
+    assert compute_meteor(
+        ["Кошки"], [["кошка"]], variant="fbc2_vqa", synonyms="none", lemmatize=False
+    ).scores == [0.0]
 
 
 # ---- fbc2_captioning: challenge preprocessing, Snowball Russian, thesaurus ----------------
+
 
 @pytest.mark.parametrize(
     ("pred", "golds", "synonyms", "want"),

@@ -75,7 +75,9 @@ def test_docstring_example_with_three_references(stock_wordnet):
         "It is the practical guide for the army always to heed the directions of the party",
     ]
     ours = compute_meteor([DOC_HYP], [refs])
-    assert ours.scores[0] == pytest.approx(meteor_score([_tok(r) for r in refs], _tok(DOC_HYP), wordnet=stock_wordnet), abs=TOL)
+    assert ours.scores[0] == pytest.approx(
+        meteor_score([_tok(r) for r in refs], _tok(DOC_HYP), wordnet=stock_wordnet), abs=TOL
+    )
     assert round(ours.meteor, 4) == 0.6944
     assert ours.signature.startswith("meteor|variant:nltk|nltk:3.10.")
 
@@ -95,11 +97,38 @@ def test_tokenizer_matches_nltk_on_the_corpus(corpus):
 def test_tokenizer_matches_nltk_on_random_strings():
     rng = random.Random(11)
     alphabet = "ab Z09 '\"`.,:;!?()[]{}<>-*&$%#@\t_/~"
-    extra = ["can't", "cannot", "gonna", "wanna", "d'ye", "more'n", "'tis", "'twas", "It's", "''", "``", "--",
-             "...", "n't", "I'M", "they'RE", "é", "«", "“", "’", "—", "кот", "日本"]
+    extra = [
+        "can't",
+        "cannot",
+        "gonna",
+        "wanna",
+        "d'ye",
+        "more'n",
+        "'tis",
+        "'twas",
+        "It's",
+        "''",
+        "``",
+        "--",
+        "...",
+        "n't",
+        "I'M",
+        "they'RE",
+        "é",
+        "«",
+        "“",
+        "’",
+        "—",
+        "кот",
+        "日本",
+    ]
     for _ in range(20000):
-        parts = [rng.choice(extra) if rng.random() < 0.3 else "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5)))
-                 for _ in range(rng.randint(0, 7))]
+        parts = [
+            rng.choice(extra)
+            if rng.random() < 0.3
+            else "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 5)))
+            for _ in range(rng.randint(0, 7))
+        ]
         text = rng.choice([" ", "", "  "]).join(parts)
         assert _nltk_line_tokenize(text) == _tok(text), text
 
@@ -165,6 +194,9 @@ def test_wordnet_lemma_names_match_nltk(stock_wordnet, corpus):
     source = get_synonym_source("wordnet")
     for w in sorted(words):
         want = {
-            lemma.name() for synset in stock_wordnet.synsets(w) for lemma in synset.lemmas() if lemma.name().find("_") < 0
+            lemma.name()
+            for synset in stock_wordnet.synsets(w)
+            for lemma in synset.lemmas()
+            if lemma.name().find("_") < 0
         }
         assert source.lookup(w) == want, w

@@ -13,15 +13,33 @@ from metricore.meteor import _align_fast, _Prepared
 from metricore.numbers import numeric_similarity, spelled_numbers_to_digits
 from tests.oracles.meteor_walk import align
 
-VOCAB = ["cat", "cats", "dog", "dogs", "hound", "the", "a", "sat", "sit", "sits", "mat", "on", "run", "running"]
+VOCAB = [
+    "cat",
+    "cats",
+    "dog",
+    "dogs",
+    "hound",
+    "the",
+    "a",
+    "sat",
+    "sit",
+    "sits",
+    "mat",
+    "on",
+    "run",
+    "running",
+]
 STEM = {"cats": "cat", "dogs": "dog", "sits": "sit", "sat": "sit", "running": "run"}
-SYN = {"dog": frozenset({"hound"}), "hound": frozenset({"dog"}), "cat": frozenset({"mat", "dog"}), "run": frozenset({"sit"})}
+SYN = {
+    "dog": frozenset({"hound"}),
+    "hound": frozenset({"dog"}),
+    "cat": frozenset({"mat", "dog"}),
+    "run": frozenset({"sit"}),
+}
 
 words = st.lists(st.sampled_from(VOCAB), max_size=12)
 text = st.lists(st.sampled_from(VOCAB + ["Cat", "DOG", ",", ".", "!"]), max_size=10).map(" ".join)
-params = st.fixed_dictionaries(
-    {"alpha": st.floats(0, 1), "beta": st.floats(0, 8), "gamma": st.floats(0, 1)}
-)
+params = st.fixed_dictionaries({"alpha": st.floats(0, 1), "beta": st.floats(0, 8), "gamma": st.floats(0, 1)})
 
 
 def _prep(ws: list[str]) -> _Prepared:
@@ -50,7 +68,10 @@ def test_scores_bounded_reference_order_free_and_inputs_untouched(hyp, refs, p):
     assert rev.scores == r.scores
     more = compute_meteor([hyp], [refs + ["the cat"]], synonyms={"dog": ["hound"]}, **p)
     assert more.scores[0] >= r.scores[0]
-    assert compute_meteor([hyp.upper()], [[x.upper() for x in refs]], synonyms={"dog": ["hound"]}, **p).scores == r.scores
+    assert (
+        compute_meteor([hyp.upper()], [[x.upper() for x in refs]], synonyms={"dog": ["hound"]}, **p).scores
+        == r.scores
+    )
 
 
 @settings(max_examples=100, deadline=None)

@@ -29,33 +29,157 @@ def _same(text: str) -> None:
 
 # One or more strings per rule and per condition of the decomposition (module docstring).
 EDGE = [
-    "", " ", "\t\n", "a", "A dog runs.", "A dog runs .", "dogs", "two dogs",
+    "",
+    " ",
+    "\t\n",
+    "a",
+    "A dog runs.",
+    "A dog runs .",
+    "dogs",
+    "two dogs",
     # start of text: ^" and the final-period rule's [^.] at position 0
-    '"Hi" he said.', ' "Hi" he said.', '\t"Hi"', "''Hi''", " ''Hi''", ".", ". .", ".a", "a .", " .",
+    '"Hi" he said.',
+    ' "Hi" he said.',
+    '\t"Hi"',
+    "''Hi''",
+    " ''Hi''",
+    ".",
+    ". .",
+    ".a",
+    "a .",
+    " .",
     # quotes after a space / bracket / other whitespace
-    'say "yes" (and "no")', 'say\t"yes"', 'say\n"yes"', 'x ("y")', "x ''y''", "x\t''y''", "``a''", "```a",
+    'say "yes" (and "no")',
+    'say\t"yes"',
+    'say\n"yes"',
+    'x ("y")',
+    "x ''y''",
+    "x\t''y''",
+    "``a''",
+    "```a",
     # apostrophes: contractions, possessives, leading/trailing, doubled, the ' ' rule
-    "it's", "dogs' bones", "the dogs' ", "dogs'\tbones", "dogs'", "' a", "a '", "a ' b", "dogs' 'bones'",
-    "x' 'y", "''", "'''", "a''b", "'tis 'Twas", "d'ye more'n", "I'M they'RE we'LL", "don't DON'T DoN't",
-    "rock'n'roll", "'90s", "o'clock", "y'all'd've", "''a'' b''", "'s 's", "a 's", "I 'm", "can't.",
+    "it's",
+    "dogs' bones",
+    "the dogs' ",
+    "dogs'\tbones",
+    "dogs'",
+    "' a",
+    "a '",
+    "a ' b",
+    "dogs' 'bones'",
+    "x' 'y",
+    "''",
+    "'''",
+    "a''b",
+    "'tis 'Twas",
+    "d'ye more'n",
+    "I'M they'RE we'LL",
+    "don't DON'T DoN't",
+    "rock'n'roll",
+    "'90s",
+    "o'clock",
+    "y'all'd've",
+    "''a'' b''",
+    "'s 's",
+    "a 's",
+    "I 'm",
+    "can't.",
     # commas and colons before digits, letters, whitespace, end
-    "1,000 and 3:45", "a,b a:b", "a, b", "a,", "a:", "a,,", "a,,\n", "a, ,b", ",", ",a", "a ,1", "x,\t", "x:\n",
+    "1,000 and 3:45",
+    "a,b a:b",
+    "a, b",
+    "a,",
+    "a:",
+    "a,,",
+    "a,,\n",
+    "a, ,b",
+    ",",
+    ",a",
+    "a ,1",
+    "x,\t",
+    "x:\n",
     # periods: final, inside, several, followed by closers and spaces
-    "e.g. U.S. etc.", "Mr. Smith.", "end...", "end..", "a... b", "end.)", 'end.")', "end. )", 'end. "', "end.\t)",
-    "end .'", "(end.) ", "x.\n", "x.  ", "x. \n ", "...", "....", "a.b.c.", ".)", ". )", ')"', "a )", 'a "',
+    "e.g. U.S. etc.",
+    "Mr. Smith.",
+    "end...",
+    "end..",
+    "a... b",
+    "end.)",
+    'end.")',
+    "end. )",
+    'end. "',
+    "end.\t)",
+    "end .'",
+    "(end.) ",
+    "x.\n",
+    "x.  ",
+    "x. \n ",
+    "...",
+    "....",
+    "a.b.c.",
+    ".)",
+    ". )",
+    ')"',
+    "a )",
+    'a "',
     # other punctuation, brackets, dashes
-    "a;b@c#d$e%f&g", "what?!", "a*b", "a--b", "a - b", "[a]{b}<c>", "a---b", "--", "a-", "-a",
+    "a;b@c#d$e%f&g",
+    "what?!",
+    "a*b",
+    "a--b",
+    "a - b",
+    "[a]{b}<c>",
+    "a---b",
+    "--",
+    "a-",
+    "-a",
     # MacIntyre contractions and words that only look like them
-    "cannot gonna gotta gimme lemme wanna", "Cannot.", "wanna,", "wannabe gonnas", "xcannot", "can not",
-    "x ²cannot y", "½gonna", "gİmme", "gımme", "wanna\x1c", "wanna\t",
+    "cannot gonna gotta gimme lemme wanna",
+    "Cannot.",
+    "wanna,",
+    "wannabe gonnas",
+    "xcannot",
+    "can not",
+    "x ²cannot y",
+    "½gonna",
+    "gİmme",
+    "gımme",
+    "wanna\x1c",
+    "wanna\t",
     # separators: tabs, newlines, several spaces, leading/trailing, \x1c-\x1f, non-ASCII spaces
-    "a  b", "a\tb.", "a\nb", " a b ", "a b\n", "\ta,b\t", "a\x1cb", "dogs.\x1c", "it's\x1cok", "a \x1c\"b",
-    "a\xa0b.", "a\u2009'b'", "a\u3000(b)",
+    "a  b",
+    "a\tb.",
+    "a\nb",
+    " a b ",
+    "a b\n",
+    "\ta,b\t",
+    "a\x1cb",
+    "dogs.\x1c",
+    "it's\x1cok",
+    'a \x1c"b',
+    "a\xa0b.",
+    "a\u2009'b'",
+    "a\u3000(b)",
     # non-ASCII letters, quotes, dashes
-    "кот сидит на ковре.", "«кот»", "“quoted” ‘single’ „low“", "a—b–c", "café's", "naïve, really.",
-    "日本語のテキスト。", "é'", "’tis", "x»",
+    "кот сидит на ковре.",
+    "«кот»",
+    "“quoted” ‘single’ „low“",
+    "a—b–c",
+    "café's",
+    "naïve, really.",
+    "日本語のテキスト。",
+    "é'",
+    "’tis",
+    "x»",
     # digits and underscores inside words (shape placeholders)
-    "a_b, c_1.", "3.5kg, 10x", "_,", "0,0", "a1,2b", "x_'s", "0's", "1990s' best",
+    "a_b, c_1.",
+    "3.5kg, 10x",
+    "_,",
+    "0,0",
+    "a1,2b",
+    "x_'s",
+    "0's",
+    "1990s' best",
 ]
 
 
@@ -67,9 +191,48 @@ def test_edge_cases_cold_and_cached(text):
 
 
 PIECES = [
-    "dog", "dog.", "dog,", "dog:", "dog's", "dogs'", "'dog", "'dog'", '"dog', 'dog"', '"dog"', "(dog", "dog)",
-    "dog.)", 'dog."', "dog.'", "dog...", "dog!", "dog?", "dog;", "can't", "'s", "'", "''", '"', ".", ",", ")",
-    "``", "--", "a-b", "1,000", "3.5", "x_y", "0.", "e.g.", "U.S.", "it's.", "'tis", "gonna", "Cannot", "d'ye",
+    "dog",
+    "dog.",
+    "dog,",
+    "dog:",
+    "dog's",
+    "dogs'",
+    "'dog",
+    "'dog'",
+    '"dog',
+    'dog"',
+    '"dog"',
+    "(dog",
+    "dog)",
+    "dog.)",
+    'dog."',
+    "dog.'",
+    "dog...",
+    "dog!",
+    "dog?",
+    "dog;",
+    "can't",
+    "'s",
+    "'",
+    "''",
+    '"',
+    ".",
+    ",",
+    ")",
+    "``",
+    "--",
+    "a-b",
+    "1,000",
+    "3.5",
+    "x_y",
+    "0.",
+    "e.g.",
+    "U.S.",
+    "it's.",
+    "'tis",
+    "gonna",
+    "Cannot",
+    "d'ye",
 ]
 SEPARATORS = [" ", "  ", "\t", "\n", " \t"]
 
@@ -79,7 +242,15 @@ def test_every_piece_in_every_context():
     rng = random.Random(5)
     for piece in PIECES:
         for sep in SEPARATORS:
-            for before, after in [("", ""), ("x", ""), ("", "y"), ("x", "y"), ("x. ", " y."), ("''", "'"), ('"', '"')]:
+            for before, after in [
+                ("", ""),
+                ("x", ""),
+                ("", "y"),
+                ("x", "y"),
+                ("x. ", " y."),
+                ("''", "'"),
+                ('"', '"'),
+            ]:
                 left = f"{before}{sep}" if before else ""
                 right = f"{sep}{after}" if after else ""
                 _same(left + piece + right)
@@ -90,14 +261,42 @@ def test_every_piece_in_every_context():
 
 ALPHABET = "ab Zc09 '\"`.,:;!?()[]{}<>-*&$%#@\t\n_/~\x0b\x1c"
 EXTRA = [
-    "can't", "cannot", "gonna", "wanna", "d'ye", "more'n", "'tis", "'Twas", "It's", "''", "``", "--", "...",
-    "n't", "N'T", "I'M", "they'RE", "'LL", "é", "«", "“", "’", "—", "кот", "gİmme", "\xa0", "1,000", "a.\"",
+    "can't",
+    "cannot",
+    "gonna",
+    "wanna",
+    "d'ye",
+    "more'n",
+    "'tis",
+    "'Twas",
+    "It's",
+    "''",
+    "``",
+    "--",
+    "...",
+    "n't",
+    "N'T",
+    "I'M",
+    "they'RE",
+    "'LL",
+    "é",
+    "«",
+    "“",
+    "’",
+    "—",
+    "кот",
+    "gİmme",
+    "\xa0",
+    "1,000",
+    'a."',
 ]
 
 
 def _random_text(rng: random.Random) -> str:
     parts = [
-        rng.choice(EXTRA) if rng.random() < 0.35 else "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 6)))
+        rng.choice(EXTRA)
+        if rng.random() < 0.35
+        else "".join(rng.choice(ALPHABET) for _ in range(rng.randint(1, 6)))
         for _ in range(rng.randint(0, 8))
     ]
     out = rng.choice(["", "", " ", "\t"])
@@ -107,7 +306,29 @@ def _random_text(rng: random.Random) -> str:
 
 
 WORDS = "a the dog dogs man woman's kid it's don't can't won't I'm they're cannot gonna 1990s 3.5 1,000 U.S. e.g. x-ray".split()
-PUNCT = [".", ",", "!", "?", ";", ":", "...", "--", "'s", "n't", '"', "'", "(", ")", "-", "&", "$", "%", "*", "''", "``"]
+PUNCT = [
+    ".",
+    ",",
+    "!",
+    "?",
+    ";",
+    ":",
+    "...",
+    "--",
+    "'s",
+    "n't",
+    '"',
+    "'",
+    "(",
+    ")",
+    "-",
+    "&",
+    "$",
+    "%",
+    "*",
+    "''",
+    "``",
+]
 
 
 def _caption(rng: random.Random) -> str:
@@ -151,8 +372,42 @@ def test_random_and_caption_like_strings_cold(monkeypatch):
     assert min(calls.values()) > 100, calls
 
 
-RUNS = ["d", "D", "more", "ye", "yen", "yeN", "tis", "tisn", "twas", "n", "N", "nn", "s", "sn", "t", "T", "ll", "LL",
-        "re", "ven", "m", "M", "ab", "abn", "x", "0", "_n", "0n", "can", "don", "I", "it", "y", "all"]
+RUNS = [
+    "d",
+    "D",
+    "more",
+    "ye",
+    "yen",
+    "yeN",
+    "tis",
+    "tisn",
+    "twas",
+    "n",
+    "N",
+    "nn",
+    "s",
+    "sn",
+    "t",
+    "T",
+    "ll",
+    "LL",
+    "re",
+    "ven",
+    "m",
+    "M",
+    "ab",
+    "abn",
+    "x",
+    "0",
+    "_n",
+    "0n",
+    "can",
+    "don",
+    "I",
+    "it",
+    "y",
+    "all",
+]
 
 
 def _apostrophe_piece(rng: random.Random) -> str:
@@ -172,7 +427,9 @@ def test_apostrophe_runs_in_shapes():
     rng = random.Random(2)
     tb.clear_cache()
     for _ in range(12000):
-        _same(rng.choice([" ", " ", "  ", "\t"]).join(_apostrophe_piece(rng) for _ in range(rng.randint(1, 4))))
+        _same(
+            rng.choice([" ", " ", "  ", "\t"]).join(_apostrophe_piece(rng) for _ in range(rng.randint(1, 4)))
+        )
     for text in ["d'yen't", "d'yeN'T", "more'nn't", "'tisn't", "x'an'y", "rock'n'roll", "y'all'd've"]:
         _same(text)
 
@@ -185,7 +442,9 @@ def test_real_english_text_wordnet_glosses():
     lines = []
     for pos in ("noun", "verb", "adj", "adv"):
         with open(corpus / f"data.{pos}", encoding="utf-8") as fh:
-            lines.extend(line.split("|", 1)[1].strip() for line in fh if "|" in line and not line.startswith("  "))
+            lines.extend(
+                line.split("|", 1)[1].strip() for line in fh if "|" in line and not line.startswith("  ")
+            )
     tb.clear_cache()
     for text in random.Random(3).sample(lines, 8000):
         _same(text)
@@ -201,6 +460,6 @@ def test_hypothesis_strings(text):
 
 
 def test_meteor_tokenize_caches_nltk_tokens():
-    text = 'She said: "It\'s the dogs\' bone, isn\'t it?"'
+    text = "She said: \"It's the dogs' bone, isn't it?\""
     assert tokenize(text) == tuple(_ref(text))
     assert tokenize(text) is tokenize(text)

@@ -19,8 +19,11 @@ def test_cards_exist():
 @pytest.mark.parametrize("card", CARDS, ids=lambda p: p.parent.name)
 def test_card_examples_run(card: Path):
     failures, attempted = doctest.testfile(
-        str(card), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
-        verbose=False, report=True,
+        str(card),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+        verbose=False,
+        report=True,
     )
     assert attempted > 0, f"{card} has no doctested example"
     assert failures == 0, f"{failures} failing example(s) in {card}"

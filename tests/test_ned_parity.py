@@ -29,8 +29,9 @@ def assert_close(label, got, expected, inputs=None):
     if bad:
         lines = [f"{label}: {len(bad)} of {len(got)} differ"]
         for i in bad[:8]:
-            lines.append(f"  [{i}] got {got[i]!r} expected {expected[i]!r} "
-                         f"{inputs[i] if inputs is not None else ''!r}")
+            lines.append(
+                f"  [{i}] got {got[i]!r} expected {expected[i]!r} {inputs[i] if inputs is not None else ''!r}"
+            )
         pytest.fail("\n".join(lines))
 
 
@@ -93,6 +94,7 @@ def test_case_and_nfkc_vectors():
 
 # ---------------------------------------------------------------------------------------
 # generated sweeps
+
 
 @pytest.fixture(scope="module")
 def items():

@@ -28,7 +28,9 @@ def test_batch_equals_per_string_definition(texts):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["Coca Cola", " x ", "a  b", "", "ÀB", "ok"]), min_size=_BATCH_MIN, max_size=300))
+@given(
+    st.lists(st.sampled_from(["Coca Cola", " x ", "a  b", "", "ÀB", "ok"]), min_size=_BATCH_MIN, max_size=300)
+)
 def test_batch_on_mostly_plain_ascii(texts):
     norm, lengths = rrc_normalize_batch(texts)
     assert (norm, lengths.tolist()) == _expected(texts)

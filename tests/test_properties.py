@@ -121,6 +121,7 @@ def _check_result(result, n):
 # ---------------------------------------------------------------------------------------
 # ANLS, string variants
 
+
 @pytest.mark.parametrize("variant", STRING_VARIANTS)
 @SETTINGS
 @given(data=string_questions(), threshold=thresholds)
@@ -173,6 +174,7 @@ def test_anls_threshold_monotone(variant, data, t1, t2):
 # ---------------------------------------------------------------------------------------
 # ANLS*, structures
 
+
 @SETTINGS
 @given(gold=star_gold, pred=star_pred, threshold=thresholds)
 def test_anls_star_structures_range_determinism_no_mutation(gold, pred, threshold):
@@ -196,8 +198,11 @@ def test_anls_star_identity(gold):
 
 
 @SETTINGS
-@given(alternatives=st.lists(star_gold, min_size=1, max_size=4), pred=star_pred,
-       rnd=st.randoms(use_true_random=False))
+@given(
+    alternatives=st.lists(star_gold, min_size=1, max_size=4),
+    pred=star_pred,
+    rnd=st.randoms(use_true_random=False),
+)
 def test_anls_star_alternative_order_irrelevant(alternatives, pred, rnd):
     # top-level alternatives: the best mean wins whatever their order
     shuffled = rnd.sample(alternatives, len(alternatives))
@@ -211,8 +216,9 @@ def test_anls_star_alternative_order_irrelevant(alternatives, pred, rnd):
 
 
 @SETTINGS
-@given(gold=st.lists(text, max_size=4), pred=st.lists(text, max_size=4),
-       rnd=st.randoms(use_true_random=False))
+@given(
+    gold=st.lists(text, max_size=4), pred=st.lists(text, max_size=4), rnd=st.randoms(use_true_random=False)
+)
 def test_anls_star_flat_list_order_irrelevant(gold, pred, rnd):
     a = compute_anls([pred], [gold], variant="anls_star").scores
     b = compute_anls([rnd.sample(pred, len(pred))], [rnd.sample(gold, len(gold))], variant="anls_star").scores
@@ -220,9 +226,12 @@ def test_anls_star_flat_list_order_irrelevant(gold, pred, rnd):
 
 
 @SETTINGS
-@given(gold=st.lists(_leaf, max_size=4) | st.dictionaries(_keys, _leaf, max_size=4),
-       pred=st.lists(_leaf, max_size=4) | st.dictionaries(_keys, _leaf, max_size=4),
-       t1=thresholds, t2=thresholds)
+@given(
+    gold=st.lists(_leaf, max_size=4) | st.dictionaries(_keys, _leaf, max_size=4),
+    pred=st.lists(_leaf, max_size=4) | st.dictionaries(_keys, _leaf, max_size=4),
+    t1=thresholds,
+    t2=thresholds,
+)
 def test_anls_star_threshold_monotone(gold, pred, t1, t2):
     # flat lists and flat dicts: every leaf score and so the optimal matching can only drop
     # when the threshold rises (nested lists are matched on means, see the parity tests)
@@ -241,6 +250,7 @@ def test_anls_star_threshold_monotone_nested_tie():
 
 # ---------------------------------------------------------------------------------------
 # DUDE, mixed question types
+
 
 @SETTINGS
 @given(data=dude_questions(), threshold=thresholds)
@@ -320,8 +330,12 @@ def test_ned_identity(golds, data, options):
 
 
 @SETTINGS
-@given(preds=st.lists(text, min_size=1, max_size=5), data=st.data(), options=ned_options,
-       rnd=st.randoms(use_true_random=False))
+@given(
+    preds=st.lists(text, min_size=1, max_size=5),
+    data=st.data(),
+    options=ned_options,
+    rnd=st.randoms(use_true_random=False),
+)
 def test_ned_gold_order_irrelevant(preds, data, options, rnd):
     golds = [data.draw(golds_st) for _ in preds]
     shuffled = [rnd.sample(g, len(g)) for g in golds]

@@ -30,65 +30,100 @@ from metricore.ptb_tokenize import PUNCTUATION, java_lower
 from tests.gen_cider_captions import TRICKY, caption_corpus
 from tests.oracles import java_ptb
 
-JAVA = pytest.mark.skipif(java_ptb.unavailable_reason() is not None, reason=str(java_ptb.unavailable_reason()))
+JAVA = pytest.mark.skipif(
+    java_ptb.unavailable_reason() is not None, reason=str(java_ptb.unavailable_reason())
+)
 BREAKS = set("\n\r\x0b\x0c\u2028\u2029")
 
 # Outputs of the Java tokenizer (-preserveLines -lowerCase, one call per group), recorded.
 KNOWN = [
-    (['A man cannot go.', 'gonna Mass. Ave', 'U.S. The', 'a.', 'The dog (big) "ran" ... \'s', "1/2 1 1/2 $5 5,000.50 dell'arte", 'Mass. ', 'x'],
-     ['a man can not go .', 'gon na mass. . ave', 'u.s. . the', 'a .', "the dog -lrb- big -rrb- `` ran '' ... 's", '1/2 1\xa01/2 $ 5 5,000.50 dell ` arte', 'mass. .', 'x']),
-    (['Wanna see? Gotta go!', 'Lemme try, gimme that', "'Twas the night", 'CANNOT stop'],
-     ['wan na see ? got ta go !', 'lem me try , gim me that', "'t was the night", 'can not stop']),
-    (['mass. Ave', 'Mass. Ave', 'Wash. x', 'wash. x', 'Calif. 90210'],
-     ['mass . ave', 'mass. . ave', 'wash. x', 'wash . x', 'calif. 90210']),
-    (['Room No. 5 here', 'No. dogs here', 'see fig. 3', 'pp. 12-14', 'ca. 1900'],
-     ['room no. 5 here', 'no . dogs here', 'see fig. 3', 'pp. 12-14', 'ca. 1900']),
-    (['in the U.S.', 'The dog ran'],
-     ['in the u.s. .', 'the dog ran']),
-    (['in the U.S.', 'the dog ran'],
-     ['in the u.s.', 'the dog ran']),
-    (['plan a.', 'A dog'],
-     ['plan a .', 'a dog']),
-    (['plan a.', 'a dog'],
-     ['plan a.', 'a dog']),
-    (['see fig.', '5 dogs'],
-     ['see fig.', '5 dogs']),
-    (['see fig.', 'dogs'],
-     ['see fig .', 'dogs']),
-    (['“hi” ‘there’ "you" \'all\' ``x\'\' «y» „z“'],
-     ["`` hi '' ` there ' `` you '' ` all ' `` x '' `` y '' „ z ``"]),
-    (['AT&T R&D &amp; &lt;tag&gt; S&P-500 AT&amp;T'],
-     ['at&t r&d & < tag > s&p-500 at&t']),
-    (['½ cup of ¼ and 3½ €5 £3 ¥1 5¢ $ 5 US$10'],
-     ['1/2 cup of 1/4 and 3 1/2 $ 5 # 3 ¥ 1 5 cents $ 5 us$ 10']),
-    (['http://x.org/a. www.google.com/maps a@b.com <john@x.org> #tag @user'],
-     ['http://x.org/a . www.google.com/maps a@b.com <john@x.org> #tag @user']),
-    (['C++ and C# or F# x-ray well-known -- --- ---- — – pro-choice'],
-     ['c++ and c# or f# x-ray well-known -- -- -- -- -- pro-choice']),
-    (['1 1/2 cups (555) 123-4567 10/12/2003 1,000,000 3.14 -5 +5 5:30pm'],
-     ['1\xa01/2 cups -lrb-555-rrb-\xa0123-4567 10/12/2003 1,000,000 3.14 -5 +5 5:30 pm']),
-    (['Hello!World what?no e.g. i.e. etc. a.m. p.m. Ph.D. Mr. Smith'],
-     ['hello!world what?no e.g. i.e. etc. a.m. p.m. ph.d. . mr. smith']),
-    (['... …  . . . .... wait...what ?! !!! ??'],
-     ['... ... ... ... wait ... what ?! !!! ??']),
-    (['ΑΣ-ΒΣ ΟΔΟΣ café naïve Zoë straße İstanbul Москва 日本語 ＡＢＣ！'],
-     ['ασ-βς οδος café naïve zoë straße i̇stanbul москва 日本語 ａｂｃ ！']),
-    (['a 😀 dog 🐶 www.x.com/😀 x\u200by co\xadop ﬁne'],
-     ['a dog www.x.com/😀 x y coop ﬁne']),
-    (['x \xa0a.com', '\xa0a.com'],
-     ['x a.com', '\xa0a.com']),
-    ([':) :-( ;) :D (^_^) ^_^ x_x <3 </3'],
-     [':-rrb- :--lrb- ;-rrb- :d -lrb-^_^-rrb- ^_^ x_x < 3 < / 3']),
-    (["I'm y'all o'clock rock 'n' roll '90s 'em ol' 'til it's IT'S don’t dogs' James' McDonald's"],
-     ["i 'm y' all o'clock rock 'n' roll '90s 'em ol' 'til it 's it 's do n't dogs ' james ' mcdonald 's"]),
-    (['<b>bold</b> <a href="x y">link</a> <br/> a < b > c <<x>>'],
-     ['<b> bold </b> <a\xa0href="x\xa0y"> link </a> <br/> a < b > c << x >>']),
-    (['photo.jpg file.txt. index.html a.txt.txt x.c'],
-     ['photo.jpg file.txt . index.html a.txt.txt x.c']),
-    (['and/or 24/7 w/ w/o km/h TCP/IP 1/1,000,000 3/4-inch'],
-     ['and/or 24/7 w / w/o km/h tcp/ip 1/1 ,000,000 3/4-inch']),
-    (['', '   ', '\t', 'a  b\tc'],
-     ['', '', '', 'a b c']),
+    (
+        [
+            "A man cannot go.",
+            "gonna Mass. Ave",
+            "U.S. The",
+            "a.",
+            'The dog (big) "ran" ... \'s',
+            "1/2 1 1/2 $5 5,000.50 dell'arte",
+            "Mass. ",
+            "x",
+        ],
+        [
+            "a man can not go .",
+            "gon na mass. . ave",
+            "u.s. . the",
+            "a .",
+            "the dog -lrb- big -rrb- `` ran '' ... 's",
+            "1/2 1\xa01/2 $ 5 5,000.50 dell ` arte",
+            "mass. .",
+            "x",
+        ],
+    ),
+    (
+        ["Wanna see? Gotta go!", "Lemme try, gimme that", "'Twas the night", "CANNOT stop"],
+        ["wan na see ? got ta go !", "lem me try , gim me that", "'t was the night", "can not stop"],
+    ),
+    (
+        ["mass. Ave", "Mass. Ave", "Wash. x", "wash. x", "Calif. 90210"],
+        ["mass . ave", "mass. . ave", "wash. x", "wash . x", "calif. 90210"],
+    ),
+    (
+        ["Room No. 5 here", "No. dogs here", "see fig. 3", "pp. 12-14", "ca. 1900"],
+        ["room no. 5 here", "no . dogs here", "see fig. 3", "pp. 12-14", "ca. 1900"],
+    ),
+    (["in the U.S.", "The dog ran"], ["in the u.s. .", "the dog ran"]),
+    (["in the U.S.", "the dog ran"], ["in the u.s.", "the dog ran"]),
+    (["plan a.", "A dog"], ["plan a .", "a dog"]),
+    (["plan a.", "a dog"], ["plan a.", "a dog"]),
+    (["see fig.", "5 dogs"], ["see fig.", "5 dogs"]),
+    (["see fig.", "dogs"], ["see fig .", "dogs"]),
+    (
+        ["“hi” ‘there’ \"you\" 'all' ``x'' «y» „z“"],
+        ["`` hi '' ` there ' `` you '' ` all ' `` x '' `` y '' „ z ``"],
+    ),
+    (["AT&T R&D &amp; &lt;tag&gt; S&P-500 AT&amp;T"], ["at&t r&d & < tag > s&p-500 at&t"]),
+    (
+        ["½ cup of ¼ and 3½ €5 £3 ¥1 5¢ $ 5 US$10"],
+        ["1/2 cup of 1/4 and 3 1/2 $ 5 # 3 ¥ 1 5 cents $ 5 us$ 10"],
+    ),
+    (
+        ["http://x.org/a. www.google.com/maps a@b.com <john@x.org> #tag @user"],
+        ["http://x.org/a . www.google.com/maps a@b.com <john@x.org> #tag @user"],
+    ),
+    (
+        ["C++ and C# or F# x-ray well-known -- --- ---- — – pro-choice"],
+        ["c++ and c# or f# x-ray well-known -- -- -- -- -- pro-choice"],
+    ),
+    (
+        ["1 1/2 cups (555) 123-4567 10/12/2003 1,000,000 3.14 -5 +5 5:30pm"],
+        ["1\xa01/2 cups -lrb-555-rrb-\xa0123-4567 10/12/2003 1,000,000 3.14 -5 +5 5:30 pm"],
+    ),
+    (
+        ["Hello!World what?no e.g. i.e. etc. a.m. p.m. Ph.D. Mr. Smith"],
+        ["hello!world what?no e.g. i.e. etc. a.m. p.m. ph.d. . mr. smith"],
+    ),
+    (["... …  . . . .... wait...what ?! !!! ??"], ["... ... ... ... wait ... what ?! !!! ??"]),
+    (
+        ["ΑΣ-ΒΣ ΟΔΟΣ café naïve Zoë straße İstanbul Москва 日本語 ＡＢＣ！"],
+        ["ασ-βς οδος café naïve zoë straße i̇stanbul москва 日本語 ａｂｃ ！"],
+    ),
+    (["a 😀 dog 🐶 www.x.com/😀 x\u200by co\xadop ﬁne"], ["a dog www.x.com/😀 x y coop ﬁne"]),
+    (["x \xa0a.com", "\xa0a.com"], ["x a.com", "\xa0a.com"]),
+    ([":) :-( ;) :D (^_^) ^_^ x_x <3 </3"], [":-rrb- :--lrb- ;-rrb- :d -lrb-^_^-rrb- ^_^ x_x < 3 < / 3"]),
+    (
+        ["I'm y'all o'clock rock 'n' roll '90s 'em ol' 'til it's IT'S don’t dogs' James' McDonald's"],
+        ["i 'm y' all o'clock rock 'n' roll '90s 'em ol' 'til it 's it 's do n't dogs ' james ' mcdonald 's"],
+    ),
+    (
+        ['<b>bold</b> <a href="x y">link</a> <br/> a < b > c <<x>>'],
+        ['<b> bold </b> <a\xa0href="x\xa0y"> link </a> <br/> a < b > c << x >>'],
+    ),
+    (["photo.jpg file.txt. index.html a.txt.txt x.c"], ["photo.jpg file.txt . index.html a.txt.txt x.c"]),
+    (
+        ["and/or 24/7 w/ w/o km/h TCP/IP 1/1,000,000 3/4-inch"],
+        ["and/or 24/7 w / w/o km/h tcp/ip 1/1 ,000,000 3/4-inch"],
+    ),
+    (["", "   ", "\t", "a  b\tc"], ["", "", "", "a b c"]),
 ]
 
 
@@ -109,7 +144,7 @@ def test_recorded_java_outputs(captions, expected):
 
 
 def test_coco_tokenize_drops_the_pipeline_punctuation():
-    caps = ["A dog's toy (red).", "It's 5:30 p.m. in the U.S.", "Quotes: \"hi\" -- and ... ; ok?!", ""]
+    caps = ["A dog's toy (red).", "It's 5:30 p.m. in the U.S.", 'Quotes: "hi" -- and ... ; ok?!', ""]
     assert coco_tokenize(caps) == [
         "a dog 's toy -lrb- red -rrb-",
         "it 's 5:30 p.m. in the u.s.",
@@ -119,7 +154,14 @@ def test_coco_tokenize_drops_the_pipeline_punctuation():
     assert coco_tokenize([]) == []
     for line in coco_tokenize(["( [ { } ] ) ' ` -- - : ; , . ? ! ..."]):
         assert not set(line.split()) & PUNCTUATION
-        assert line.split() == ["-lrb-", "-lsb-", "-lcb-", "-rcb-", "-rsb-", "-rrb-"]  # kept: lowercased names
+        assert line.split() == [
+            "-lrb-",
+            "-lsb-",
+            "-lcb-",
+            "-rcb-",
+            "-rsb-",
+            "-rrb-",
+        ]  # kept: lowercased names
 
 
 def test_context_of_the_next_caption():
@@ -166,7 +208,9 @@ def test_stored_unicode_table_matches_its_derivation():
     from metricore import ptb_tokenize as ptb
 
     if unicodedata.unidata_version != "14.0.0":
-        pytest.skip(f"the derivation is exact with Unicode 14.0 (Python 3.11), here {unicodedata.unidata_version}")
+        pytest.skip(
+            f"the derivation is exact with Unicode 14.0 (Python 3.11), here {unicodedata.unidata_version}"
+        )
     import json
     from importlib import resources
 
@@ -188,8 +232,28 @@ def test_rule_matches_are_the_longest():
     lexer = _lexer()
     rng = random.Random(7)
     alphabet = list("aAbnNtTsSdDlLoOxyM0129.,-'/@&;:()<>_#$!?\" ") + [
-        "\u00a0", "\u00ad", "\u2019", "&amp;", "&apos;", "www.", ".com", "http://", "U.S.", "Mr.",
-        "Inc.", ".txt", "n't", "'s", "The ", "Co.", "no.", "Mass.", "<b>", "a.", "U.S.-U.K.", "\n",
+        "\u00a0",
+        "\u00ad",
+        "\u2019",
+        "&amp;",
+        "&apos;",
+        "www.",
+        ".com",
+        "http://",
+        "U.S.",
+        "Mr.",
+        "Inc.",
+        ".txt",
+        "n't",
+        "'s",
+        "The ",
+        "Co.",
+        "no.",
+        "Mass.",
+        "<b>",
+        "a.",
+        "U.S.-U.K.",
+        "\n",
     ]
     for _ in range(1500):
         s = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9)))
@@ -199,7 +263,9 @@ def test_rule_matches_are_the_longest():
                     m = pat.match(s)
                     if m:
                         got = _longest(rule, pat, s, 0, m.end()) if rule.longest else m.end()
-                        assert got == max(e for e in range(len(s) + 1) if e == m.end() or pat.fullmatch(s, 0, e)), (rule.name, s)
+                        assert got == max(
+                            e for e in range(len(s) + 1) if e == m.end() or pat.fullmatch(s, 0, e)
+                        ), (rule.name, s)
             else:
                 best = None
                 for e1 in range(1, len(s) + 1):
@@ -226,8 +292,13 @@ def test_every_bmp_character_in_context():
 
 @JAVA
 def test_character_pairs():
-    chars = sorted(set(string.printable.strip()) | set(" \t\u00a0\u00ad\u2019\u2018\u201c\u201d\u2026\u2013\u2014\u00bd"
-                                                         "\u00a3\u20ac\u00e9\u00c9\u0436\u4e2d\u3000\u3001\u00ab\u00bb\u0085\u00b0\u2044\u0092"))
+    chars = sorted(
+        set(string.printable.strip())
+        | set(
+            " \t\u00a0\u00ad\u2019\u2018\u201c\u201d\u2026\u2013\u2014\u00bd"
+            "\u00a3\u20ac\u00e9\u00c9\u0436\u4e2d\u3000\u3001\u00ab\u00bb\u0085\u00b0\u2044\u0092"
+        )
+    )
     lines = []
     for a in chars:
         for b in chars:
@@ -246,9 +317,28 @@ def _pieces() -> list[str]:
 @JAVA
 def test_tokenizer_hard_fragments_in_context():
     pieces = _pieces()
-    contexts = ["{p}", "a {p} b", "A {p}", "{p}.", "{p} The dog", "{p} the dog", "{p}  x", "{p} 5", "{p}, x",
-                "({p})", '"{p}"', "{p}'s", "x{p}", "{p}x", "{p} ltd", "{p} <b>", "{p}\tx", "{p}\u00a0x", "{p} .",
-                "{p} . . ."]
+    contexts = [
+        "{p}",
+        "a {p} b",
+        "A {p}",
+        "{p}.",
+        "{p} The dog",
+        "{p} the dog",
+        "{p}  x",
+        "{p} 5",
+        "{p}, x",
+        "({p})",
+        '"{p}"',
+        "{p}'s",
+        "x{p}",
+        "{p}x",
+        "{p} ltd",
+        "{p} <b>",
+        "{p}\tx",
+        "{p}\u00a0x",
+        "{p} .",
+        "{p} . . .",
+    ]
     lines = [c.replace("{p}", p) for p in pieces for c in contexts]
     rng = random.Random(3)
     for p in pieces:  # a caption's end followed by another caption
@@ -262,11 +352,66 @@ def test_fuzz():
     rng = random.Random(11)
     pieces = _pieces()
     words = "a an the man dog cat on top of table with red shirt two people in park A The Two Man".split()
-    seps = [" "] * 10 + ["", "  ", "\t", "\u00a0", ".", ",", "-", "'", '"', "/", "(", ")", ". ", " .", "&", "@",
-                         ":", ";", "!", "?", "\u2019", "_", "0", "1 ", " 2", "\u3000", "\u2009", "\x85", "\u2026",
-                         "<", ">", "="]
-    pool = [chr(c) for c in [*range(32, 127), 0xA0, 0xAD, 0xE9, 0x436, 0x4E2D, 0x2019, 0x201C, 0x2013, 0xBD,
-                             0x20AC, 0x3001, 0xFF01, 0x1F600, 0x200B, 0xFEFF, 0x7F, 0x0, 0x1C, 0x85, 0x3A3]]
+    seps = [" "] * 10 + [
+        "",
+        "  ",
+        "\t",
+        "\u00a0",
+        ".",
+        ",",
+        "-",
+        "'",
+        '"',
+        "/",
+        "(",
+        ")",
+        ". ",
+        " .",
+        "&",
+        "@",
+        ":",
+        ";",
+        "!",
+        "?",
+        "\u2019",
+        "_",
+        "0",
+        "1 ",
+        " 2",
+        "\u3000",
+        "\u2009",
+        "\x85",
+        "\u2026",
+        "<",
+        ">",
+        "=",
+    ]
+    pool = [
+        chr(c)
+        for c in [
+            *range(32, 127),
+            0xA0,
+            0xAD,
+            0xE9,
+            0x436,
+            0x4E2D,
+            0x2019,
+            0x201C,
+            0x2013,
+            0xBD,
+            0x20AC,
+            0x3001,
+            0xFF01,
+            0x1F600,
+            0x200B,
+            0xFEFF,
+            0x7F,
+            0x0,
+            0x1C,
+            0x85,
+            0x3A3,
+        ]
+    ]
     lines = []
     for _ in range(30000):
         parts = []
@@ -293,10 +438,14 @@ def test_caption_corpus_token_by_token():
 
 
 @JAVA
-@pytest.mark.xfail(strict=True, reason=(
-    "documented divergence: a '\\r' (or \\x0b, \\x0c, U+2028, U+2029) inside a caption makes the Java "
-    "tokenizer print an extra line, so pycocoevalcap pairs every later caption with the wrong "
-    "line; metricore reads the character as a space and keeps each caption's own tokens"))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "documented divergence: a '\\r' (or \\x0b, \\x0c, U+2028, U+2029) inside a caption makes the Java "
+        "tokenizer print an extra line, so pycocoevalcap pairs every later caption with the wrong "
+        "line; metricore reads the character as a space and keeps each caption's own tokens"
+    ),
+)
 def test_divergence_foreign_line_break():
     from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 

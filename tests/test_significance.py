@@ -120,7 +120,9 @@ def _paired_trials(shift: float, trials: int, seed: int) -> np.ndarray:
         b = (rng.random(200) < 0.6 + shift).astype(float)
         bs = paired_bootstrap(a, b, n_resamples=500, seed=t)
         ar = paired_randomization(a, b, n_trials=500, seed=t)
-        out.append((bs.p_value, bs.p_value_two_sided, bs.low > 0 or bs.high < 0, ar.p_value, bs.difference > 0))
+        out.append(
+            (bs.p_value, bs.p_value_two_sided, bs.low > 0 or bs.high < 0, ar.p_value, bs.difference > 0)
+        )
     return np.array(out, dtype=float)
 
 
@@ -189,7 +191,9 @@ def test_resample_weights_count_the_draws():
 def test_bootstrap_cis_share_resamples():
     x = np.random.default_rng(0).random(40)
     out = bootstrap_cis({"a": mean_statistic(x), "b": mean_statistic(x * 2)}, n_resamples=100, seed=3)
-    assert out["b"].low == pytest.approx(2 * out["a"].low) and out["b"].high == pytest.approx(2 * out["a"].high)
+    assert out["b"].low == pytest.approx(2 * out["a"].low) and out["b"].high == pytest.approx(
+        2 * out["a"].high
+    )
     assert out["a"].score == pytest.approx(x.mean())
 
 

@@ -66,7 +66,9 @@ def test_stratified_resampling_equals_the_challenge_rerun_on_resampled_tasks():
             assert math.isclose(dists[name][b], again.scores[name], rel_tol=1e-12, abs_tol=1e-12), (name, b)
         integrals.append(again.integral)
     integrals = np.sort(integrals)
-    assert (ci["integral"].low, ci["integral"].high) == pytest.approx((integrals[1], integrals[-2]), abs=1e-12)
+    assert (ci["integral"].low, ci["integral"].high) == pytest.approx(
+        (integrals[1], integrals[-2]), abs=1e-12
+    )
     assert ci["integral"].score == result.integral
     assert ci["Given"].low == ci["Given"].high == 0.42  # a given score carries no known uncertainty
     assert ci["open_sum"].low <= result.group_sums["open"] <= ci["open_sum"].high
@@ -85,10 +87,12 @@ def test_challenge_interval_fields_are_flat():
 def test_challenge_evaluate_module_confidence_keyword():
     cs = evaluate.load("metrics/challenge_score", "custom")
     inputs = _inputs()
-    rows = [{"task": "QA", "predictions": inputs["QA"]["predictions"]},
-            {"task": "Doc", "predictions": inputs["Doc"]["predictions"]},
-            {"task": "Given", "score": 0.42},
-            {"task": "OCR", "predictions": inputs["OCR"]["predictions"]}]
+    rows = [
+        {"task": "QA", "predictions": inputs["QA"]["predictions"]},
+        {"task": "Doc", "predictions": inputs["Doc"]["predictions"]},
+        {"task": "Given", "score": 0.42},
+        {"task": "OCR", "predictions": inputs["OCR"]["predictions"]},
+    ]
     refs = [inputs["QA"]["references"], inputs["Doc"]["references"], None, inputs["OCR"]["references"]]
     got = cs.compute(predictions=rows, references=refs, spec=SPEC, confidence=0.9, n_resamples=200, seed=7)
     want = interval_fields(score_challenge(inputs, SPEC), confidence=0.9, n_resamples=200, seed=7)

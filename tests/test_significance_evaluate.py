@@ -23,8 +23,13 @@ from metricore.headlines import headline_statistics, interval_fields
 
 CAPTIONS = (
     ["a cat sits on a mat", "a dog runs", "two birds fly", "a man rides a horse", "a red bus"],
-    [["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park"], ["birds in the sky"],
-     ["a man riding a horse", "a horse and a man"], ["a red bus on a street"]],
+    [
+        ["a cat sits on a mat", "a cat on a mat"],
+        ["a dog runs in the park"],
+        ["birds in the sky"],
+        ["a man riding a horse", "a horse and a man"],
+        ["a red bus on a street"],
+    ],
 )
 ANSWERS = (
     ["CocaCola", "12/15/89", "Dear dr. Lobo", "", "Thomas More", "blue"],
@@ -40,17 +45,51 @@ QUAC_REFS = [
 # (module path, config, predictions, references, metric kwargs, core call giving the same result)
 MODULES = [
     ("metrics/anls", None, *ANSWERS, {}, lambda: compute_anls(*ANSWERS)),
-    ("metrics/one_minus_ned", None, *ANSWERS, {"lowercase": True},
-     lambda: compute_one_minus_ned(*ANSWERS, lowercase=True)),
+    (
+        "metrics/one_minus_ned",
+        None,
+        *ANSWERS,
+        {"lowercase": True},
+        lambda: compute_one_minus_ned(*ANSWERS, lowercase=True),
+    ),
     ("metrics/token_f1", None, *ANSWERS, {}, lambda: compute_token_f1(*ANSWERS)),
-    ("metrics/token_f1", "squad_v2", ANSWERS[0], [["x"], [], ["Dear Dr. Lobo"], [], ["Thomas"], ["red"]], {},
-     lambda: compute_token_f1(ANSWERS[0], [["x"], [], ["Dear Dr. Lobo"], [], ["Thomas"], ["red"]], variant="squad_v2")),
-    ("metrics/token_f1", "question_level", [["a", "b"], ["c"], []], [["a"], ["c", "d"], []], {},
-     lambda: compute_question_level([["a", "b"], ["c"], []], [["a"], ["c", "d"], []])),
-    ("metrics/token_f1", "quac", ["the cat sat", "mat", "CANNOTANSWER", "sky"], QUAC_REFS, {},
-     lambda: compute_quac(["the cat sat", "mat", "CANNOTANSWER", "sky"], [r["answers"] for r in QUAC_REFS],
-                          [r["dialog_id"] for r in QUAC_REFS])),
-    ("metrics/meteor", None, *CAPTIONS, {"synonyms": "none"}, lambda: compute_meteor(*CAPTIONS, synonyms="none")),
+    (
+        "metrics/token_f1",
+        "squad_v2",
+        ANSWERS[0],
+        [["x"], [], ["Dear Dr. Lobo"], [], ["Thomas"], ["red"]],
+        {},
+        lambda: compute_token_f1(
+            ANSWERS[0], [["x"], [], ["Dear Dr. Lobo"], [], ["Thomas"], ["red"]], variant="squad_v2"
+        ),
+    ),
+    (
+        "metrics/token_f1",
+        "question_level",
+        [["a", "b"], ["c"], []],
+        [["a"], ["c", "d"], []],
+        {},
+        lambda: compute_question_level([["a", "b"], ["c"], []], [["a"], ["c", "d"], []]),
+    ),
+    (
+        "metrics/token_f1",
+        "quac",
+        ["the cat sat", "mat", "CANNOTANSWER", "sky"],
+        QUAC_REFS,
+        {},
+        lambda: compute_quac(
+            ["the cat sat", "mat", "CANNOTANSWER", "sky"],
+            [r["answers"] for r in QUAC_REFS],
+            [r["dialog_id"] for r in QUAC_REFS],
+        ),
+    ),
+    (
+        "metrics/meteor",
+        None,
+        *CAPTIONS,
+        {"synonyms": "none"},
+        lambda: compute_meteor(*CAPTIONS, synonyms="none"),
+    ),
     ("metrics/cider", None, *CAPTIONS, {}, lambda: compute_cider(*CAPTIONS)),
 ]
 
@@ -62,14 +101,19 @@ def _load(path: str, config: str | None = None) -> evaluate.EvaluationModule:
     return evaluate.load(path, config) if config else evaluate.load(path)
 
 
-@pytest.mark.parametrize("path,config,preds,refs,kwargs,core", MODULES,
-                         ids=[f"{m[0].split('/')[1]}-{m[1] or 'default'}" for m in MODULES])
+@pytest.mark.parametrize(
+    "path,config,preds,refs,kwargs,core",
+    MODULES,
+    ids=[f"{m[0].split('/')[1]}-{m[1] or 'default'}" for m in MODULES],
+)
 def test_confidence_keyword_adds_flat_interval_keys(path, config, preds, refs, kwargs, core):
     metric = _load(path, config)
     plain = metric.compute(predictions=preds, references=refs, **kwargs)
     assert not any(k.endswith(("_ci_low", "_ci_high")) for k in plain)
     assert "confidence" not in plain
-    got = metric.compute(predictions=preds, references=refs, confidence=0.9, n_resamples=150, seed=4, **kwargs)
+    got = metric.compute(
+        predictions=preds, references=refs, confidence=0.9, n_resamples=150, seed=4, **kwargs
+    )
     result = core()
     want = interval_fields(result, confidence=0.9, n_resamples=150, seed=4)
     assert {k: got[k] for k in want} == pytest.approx(want, nan_ok=True)
@@ -103,7 +147,11 @@ def test_defaults_and_streaming():
         ({"confidence": 0.95, "n_resamples": 0}, ValueError, r"`n_resamples` must be >= 1"),
         ({"confidence": 0.95, "seed": -2}, ValueError, r"`seed` must be >= 0"),
         ({"n_resamples": 100}, ValueError, r"`n_resamples` applies only with `confidence`"),
-        ({"n_resamples": 100, "seed": 1}, ValueError, r"`n_resamples` and `seed` apply only with `confidence`"),
+        (
+            {"n_resamples": 100, "seed": 1},
+            ValueError,
+            r"`n_resamples` and `seed` apply only with `confidence`",
+        ),
         ({"confidance": 0.95}, TypeError, r"unexpected keyword\(s\) \['confidance'\]"),
     ],
 )
@@ -136,11 +184,24 @@ def test_compare_cli_reports_both_tests(tmp_path, capsys):
     ids = [f"q{i}" for i in range(120)]
     system_rows = [{"id": q, "prediction": p} for q, p in zip(ids, system)][::-1]
     args = [
-        "--metric", "anls",
-        "--baseline", _write(tmp_path / "a.json", {"data": [{"id": q, "prediction": p} for q, p in zip(ids, base)]}, "json"),
-        "--system", _write(tmp_path / "b.jsonl", system_rows),
-        "--references", _write(tmp_path / "refs.jsonl", [{"id": q, "references": r} for q, r in zip(ids, refs)]),
-        "--option", "threshold=0.5", "--n-resamples", "300", "--n-trials", "500", "--seed", "2",
+        "--metric",
+        "anls",
+        "--baseline",
+        _write(
+            tmp_path / "a.json", {"data": [{"id": q, "prediction": p} for q, p in zip(ids, base)]}, "json"
+        ),
+        "--system",
+        _write(tmp_path / "b.jsonl", system_rows),
+        "--references",
+        _write(tmp_path / "refs.jsonl", [{"id": q, "references": r} for q, r in zip(ids, refs)]),
+        "--option",
+        "threshold=0.5",
+        "--n-resamples",
+        "300",
+        "--n-trials",
+        "500",
+        "--seed",
+        "2",
     ]
     assert compare_main(args) == 0
     report = json.loads(capsys.readouterr().out)
@@ -149,7 +210,9 @@ def test_compare_cli_reports_both_tests(tmp_path, capsys):
     test = report["tests"]["anls"]
     bs, ar = test["paired_bootstrap"], test["approximate_randomization"]
     # "wrong" scores 0 against "answer <i>" (NLS below 0.5): 40 and 14 wrong answers
-    assert bs["baseline"]["score"] == pytest.approx(80 / 120) and bs["system"]["score"] == pytest.approx(106 / 120)
+    assert bs["baseline"]["score"] == pytest.approx(80 / 120) and bs["system"]["score"] == pytest.approx(
+        106 / 120
+    )
     assert bs["difference"] == pytest.approx(26 / 120, abs=1e-12)
     assert bs["p_value"] < 0.01 and bs["p_value_two_sided"] < 0.01 and ar["p_value"] < 0.01
     assert 0 < bs["difference_low"] <= bs["difference"] <= bs["difference_high"]
@@ -160,9 +223,28 @@ def test_compare_cli_keys_output_file_and_quac(tmp_path):
     refs = [{"dialog_id": f"d{i // 4}", "answers": ["the cat sat on the mat", "cat sat"]} for i in range(40)]
     base = ["the cat sat" if i % 2 else "dog" for i in range(40)]
     out = tmp_path / "report.json"
-    args = ["--metric", "token_f1", "--config", "quac", "--baseline", _write(tmp_path / "a.jsonl", base),
-            "--system", _write(tmp_path / "b.jsonl", list(base)), "--references", _write(tmp_path / "r.jsonl", refs),
-            "--key", "heq_d", "--key", "f1", "--n-resamples", "50", "--n-trials", "50", "--output", str(out)]
+    args = [
+        "--metric",
+        "token_f1",
+        "--config",
+        "quac",
+        "--baseline",
+        _write(tmp_path / "a.jsonl", base),
+        "--system",
+        _write(tmp_path / "b.jsonl", list(base)),
+        "--references",
+        _write(tmp_path / "r.jsonl", refs),
+        "--key",
+        "heq_d",
+        "--key",
+        "f1",
+        "--n-resamples",
+        "50",
+        "--n-trials",
+        "50",
+        "--output",
+        str(out),
+    ]
     assert compare_main(args) == 0
     report = json.loads(out.read_text())
     assert list(report["tests"]) == ["heq_d", "f1"] and report["matched_by"] == "position"
@@ -201,8 +283,20 @@ def test_compare_registers_as_a_metricore_subcommand(tmp_path, capsys, monkeypat
 
     monkeypatch.setattr(cli, "SUBCOMMANDS", tuple(dict.fromkeys((*cli.SUBCOMMANDS, "metricore.cli_compare"))))
     rows = ["kitten", "abc", "hello"]
-    args = ["compare", "--metric", "one_minus_ned", "--baseline", _write(tmp_path / "a.jsonl", rows),
-            "--system", _write(tmp_path / "b.jsonl", ["sitting", "abd", "hello"]),
-            "--references", _write(tmp_path / "r.jsonl", rows), "--n-resamples", "20", "--n-trials", "20"]
+    args = [
+        "compare",
+        "--metric",
+        "one_minus_ned",
+        "--baseline",
+        _write(tmp_path / "a.jsonl", rows),
+        "--system",
+        _write(tmp_path / "b.jsonl", ["sitting", "abd", "hello"]),
+        "--references",
+        _write(tmp_path / "r.jsonl", rows),
+        "--n-resamples",
+        "20",
+        "--n-trials",
+        "20",
+    ]
     assert cli.main(args) == 0
     assert set(json.loads(capsys.readouterr().out)["tests"]) == {"one_minus_ned", "cer"}

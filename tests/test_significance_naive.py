@@ -79,69 +79,164 @@ def _cases() -> list[Case]:
         return [_noisy(rng, r[0]) for r in refs], refs
 
     p, r = texts(15)
-    out.append(Case("anls docvqa", p, r, lambda p, r, e: compute_anls(p, r),
-                    other_preds=[_noisy(rng, x[0]) for x in r]))
-    out.append(Case("anls stvqa_paper tau=0.3", p, r, lambda p, r, e: compute_anls(p, r, variant="stvqa_paper", threshold=0.3)))
+    out.append(
+        Case(
+            "anls docvqa",
+            p,
+            r,
+            lambda p, r, e: compute_anls(p, r),
+            other_preds=[_noisy(rng, x[0]) for x in r],
+        )
+    )
+    out.append(
+        Case(
+            "anls stvqa_paper tau=0.3",
+            p,
+            r,
+            lambda p, r, e: compute_anls(p, r, variant="stvqa_paper", threshold=0.3),
+        )
+    )
 
     p, r = texts(15)
     r[3] = [""]
     r[7] = ["", "x"]
-    out.append(Case("one_minus_ned", p, r, lambda p, r, e: compute_one_minus_ned(p, r),
-                    other_preds=[_noisy(rng, x[0]) for x in r]))
+    out.append(
+        Case(
+            "one_minus_ned",
+            p,
+            r,
+            lambda p, r, e: compute_one_minus_ned(p, r),
+            other_preds=[_noisy(rng, x[0]) for x in r],
+        )
+    )
     # mostly empty golds: resamples where CER is 0 or infinite
-    out.append(Case("one_minus_ned cer edge", ["a", "", "", "b"], ["", "", "x", ""],
-                    lambda p, r, e: compute_one_minus_ned(p, r, empty_pair="one")))
+    out.append(
+        Case(
+            "one_minus_ned cer edge",
+            ["a", "", "", "b"],
+            ["", "", "x", ""],
+            lambda p, r, e: compute_one_minus_ned(p, r, empty_pair="one"),
+        )
+    )
 
     p, r = texts(12, 2, 8)
-    out.append(Case("meteor", p, r, lambda p, r, e: compute_meteor(p, r, synonyms="none"),
-                    other_preds=[_noisy(rng, x[-1]) for x in r]))
+    out.append(
+        Case(
+            "meteor",
+            p,
+            r,
+            lambda p, r, e: compute_meteor(p, r, synonyms="none"),
+            other_preds=[_noisy(rng, x[-1]) for x in r],
+        )
+    )
 
     caps = [[_sentence(rng, 3, 9) for _ in range(rng.randint(1, 4))] for _ in range(14)]
     cands = [_noisy(rng, c[0]).lower() for c in caps]
     others = [_sentence(rng, 2, 8) if rng.random() < 0.5 else c[-1] for c in caps]
     for variant in ("cider_d", "cider"):
-        out.append(Case(f"cider {variant}", cands, caps,
-                        lambda p, r, e, v=variant: compute_cider(p, r, variant=v, tokenize=False),
-                        other_preds=others))
+        out.append(
+            Case(
+                f"cider {variant}",
+                cands,
+                caps,
+                lambda p, r, e, v=variant: compute_cider(p, r, variant=v, tokenize=False),
+                other_preds=others,
+            )
+        )
     table = DocumentFrequency.from_references(caps[:8], tokenize=False)
-    out.append(Case("cider_d fixed df table", cands, caps,
-                    lambda p, r, e: compute_cider(p, r, tokenize=False, df=table), other_preds=others))
-    out.append(Case("cider_d PTB-tokenized", [c.capitalize() + "." for c in cands[:8]], caps[:8],
-                    lambda p, r, e: compute_cider(p, r)))
+    out.append(
+        Case(
+            "cider_d fixed df table",
+            cands,
+            caps,
+            lambda p, r, e: compute_cider(p, r, tokenize=False, df=table),
+            other_preds=others,
+        )
+    )
+    out.append(
+        Case(
+            "cider_d PTB-tokenized",
+            [c.capitalize() + "." for c in cands[:8]],
+            caps[:8],
+            lambda p, r, e: compute_cider(p, r),
+        )
+    )
 
     p, r = texts(16)
-    out.append(Case("token_f1 squad", p, r, lambda p, r, e: compute_token_f1(p, r),
-                    other_preds=[_noisy(rng, x[0]) for x in r]))
-    out.append(Case("token_f1 mlqa en [0,1]", p, r,
-                    lambda p, r, e: compute_token_f1(p, r, variant="mlqa", language="en", percent=False)))
+    out.append(
+        Case(
+            "token_f1 squad",
+            p,
+            r,
+            lambda p, r, e: compute_token_f1(p, r),
+            other_preds=[_noisy(rng, x[0]) for x in r],
+        )
+    )
+    out.append(
+        Case(
+            "token_f1 mlqa en [0,1]",
+            p,
+            r,
+            lambda p, r, e: compute_token_f1(p, r, variant="mlqa", language="en", percent=False),
+        )
+    )
     p2, r2 = texts(16)
     for i in (1, 4, 9, 10):
         r2[i] = []
     probs = [round(rng.random(), 2) for _ in p2]
-    out.append(Case("token_f1 squad_v2", p2, r2,
-                    lambda p, r, e: compute_token_f1(p, r, variant="squad_v2", no_answer_probabilities=e,
-                                                     no_answer_threshold=0.6),
-                    extra=probs, other_preds=[_noisy(rng, x[0]) if x else "" for x in r2],
-                    other_extra=[round(rng.random(), 2) for _ in p2]))
+    out.append(
+        Case(
+            "token_f1 squad_v2",
+            p2,
+            r2,
+            lambda p, r, e: compute_token_f1(
+                p, r, variant="squad_v2", no_answer_probabilities=e, no_answer_threshold=0.6
+            ),
+            extra=probs,
+            other_preds=[_noisy(rng, x[0]) if x else "" for x in r2],
+            other_extra=[round(rng.random(), 2) for _ in p2],
+        )
+    )
 
     # one unanswerable question out of 8: the NoAns numbers are NaN on the resamples that miss it
     p3, r3 = texts(8)
     r3[5] = []
-    out.append(Case("token_f1 squad_v2 one NoAns", p3, r3, lambda p, r, e: compute_token_f1(p, r, variant="squad_v2")))
+    out.append(
+        Case(
+            "token_f1 squad_v2 one NoAns", p3, r3, lambda p, r, e: compute_token_f1(p, r, variant="squad_v2")
+        )
+    )
 
     ents = [[rng.choice(WORDS[2:]) for _ in range(rng.randint(0, 3))] for _ in range(14)]
-    pred_ents = [[w for w in e if rng.random() < 0.7] + ([rng.choice(WORDS[2:])] if rng.random() < 0.4 else [])
-                 for e in ents]
-    out.append(Case("token_f1 question_level", pred_ents, ents, lambda p, r, e: compute_question_level(p, r),
-                    other_preds=[list(e) for e in ents]))
+    pred_ents = [
+        [w for w in e if rng.random() < 0.7] + ([rng.choice(WORDS[2:])] if rng.random() < 0.4 else [])
+        for e in ents
+    ]
+    out.append(
+        Case(
+            "token_f1 question_level",
+            pred_ents,
+            ents,
+            lambda p, r, e: compute_question_level(p, r),
+            other_preds=[list(e) for e in ents],
+        )
+    )
 
     quac_refs = [[_sentence(rng, 2, 5) for _ in range(rng.randint(1, 4))] for _ in range(18)]
     for i in (2, 11):
         quac_refs[i] = ["CANNOTANSWER", "CANNOTANSWER", "x y"]
     dialogs = [f"d{i // 3}" for i in range(18)]
-    out.append(Case("token_f1 quac", [_noisy(rng, x[0]) for x in quac_refs], quac_refs,
-                    lambda p, r, e: compute_quac(p, r, e, min_human_f1=0.3),
-                    extra=dialogs, other_preds=[_noisy(rng, x[-1]) for x in quac_refs], other_extra=dialogs))
+    out.append(
+        Case(
+            "token_f1 quac",
+            [_noisy(rng, x[0]) for x in quac_refs],
+            quac_refs,
+            lambda p, r, e: compute_quac(p, r, e, min_human_f1=0.3),
+            extra=dialogs,
+            other_preds=[_noisy(rng, x[-1]) for x in quac_refs],
+            other_extra=dialogs,
+        )
+    )
     return out
 
 

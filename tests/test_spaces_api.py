@@ -119,8 +119,12 @@ def _counts(histogram_svg: str) -> list[int]:
 
 def _compute(client, predictions, references, variant="", params=None, confidence=0.0):
     return client.predict(
-        predictions=predictions, references=references, variant=variant, params=params or {},
-        confidence=confidence, api_name="/compute",
+        predictions=predictions,
+        references=references,
+        variant=variant,
+        params=params or {},
+        confidence=confidence,
+        api_name="/compute",
     )
 
 
@@ -138,14 +142,22 @@ def test_anls_headline_equals_core(servers):
         assert [r["score"] for r in out["rows"]] == core.scores
     rows = _compute(servers["anls"], ["CocaCola"], [["Coca Cola", "Coca Cola Company"]])["rows"]
     assert rows == [
-        {"prediction": "CocaCola", "best gold": "Coca Cola", "score": pytest.approx(0.8888888888888888),
-         "why": "1 edit: insert ' ' @4"}
+        {
+            "prediction": "CocaCola",
+            "best gold": "Coca Cola",
+            "score": pytest.approx(0.8888888888888888),
+            "why": "1 edit: insert ' ' @4",
+        }
     ]
 
 
 def test_anls_structured_answers(servers):
     preds = [{"a": "b", "c": "e"}, {"a": ["b", "c"]}, "CocaCola"]
-    refs_tagged = [{"a": "b", "c": "d"}, {"a": ["a", "b", "c"]}, {"__tuple__": ["Coca Cola", "Coca Cola Company"]}]
+    refs_tagged = [
+        {"a": "b", "c": "d"},
+        {"a": ["a", "b", "c"]},
+        {"__tuple__": ["Coca Cola", "Coca Cola Company"]},
+    ]
     refs = [{"a": "b", "c": "d"}, {"a": ["a", "b", "c"]}, ("Coca Cola", "Coca Cola Company")]
     out = _compute(servers["anls"], preds, refs_tagged, "anls_star")
     assert out["headline"]["ANLS"] == compute_anls(preds, refs, variant="anls_star").anls
@@ -172,10 +184,14 @@ def test_anls_ui_endpoint_reads_table_and_jsonl(servers):
     assert f'data-value="{core.anls!r}"' in histogram  # the headline drawn on the histogram
     assert signature == core.signature
     jsonl = '{"prediction": "x", "references": {"__tuple__": ["x", "y"]}}\n\n{"prediction": null, "references": null}'
-    headline, *_ = client.predict("anls_star", "JSONL", table, jsonl, None, False, 0.5, api_name="/compute_ui")
+    headline, *_ = client.predict(
+        "anls_star", "JSONL", table, jsonl, None, False, 0.5, api_name="/compute_ui"
+    )
     assert "1.0000" in headline
     with pytest.raises(AppError, match="line 1: not valid JSON"):
-        client.predict("docvqa", "JSONL", table, '{"prediction": "a"', None, False, 0.5, api_name="/compute_ui")
+        client.predict(
+            "docvqa", "JSONL", table, '{"prediction": "a"', None, False, 0.5, api_name="/compute_ui"
+        )
 
 
 def test_anls_errors_are_messages(servers):
@@ -239,10 +255,19 @@ def test_ned_errors_are_messages(servers):
 def test_token_f1_headline_equals_core(servers):
     client = servers["token_f1"]
     cases = [
-        ("squad", ["the big cat sat", "Denver Broncos", "", "cat cat cat"],
-         [["a cat sat down", "x"], ["The Denver Broncos"], "", ["cat"]], {}),
+        (
+            "squad",
+            ["the big cat sat", "Denver Broncos", "", "cat cat cat"],
+            [["a cat sat down", "x"], ["The Denver Broncos"], "", ["cat"]],
+            {},
+        ),
         ("squad_v2", ["", "Normans", "France", ""], [[], ["The Normans"], [], ["10th century"]], {}),
-        ("mlqa", ["der Hund bellt", "Berlin, Deutschland"], [["ein Hund bellt laut"], ["Berlin"]], {"language": "de"}),
+        (
+            "mlqa",
+            ["der Hund bellt", "Berlin, Deutschland"],
+            [["ein Hund bellt laut"], ["Berlin"]],
+            {"language": "de"},
+        ),
         ("mlqa", ["北京大学", "长城。"], [["北京"], ["长城"]], {"language": "zh"}),
     ]
     for variant, preds, refs, params in cases:
@@ -255,7 +280,9 @@ def test_token_f1_headline_equals_core(servers):
         assert out["signature"] == core.signature
         assert [r["F1"] for r in out["rows"]] == [100.0 * f for f in core.f1_scores]
         assert [r["EM"] for r in out["rows"]] == [100.0 * e for e in core.exact_match_scores]
-    rows = _compute(client, ["the big cat sat", "", "France"], [["a cat sat down"], [], []], "squad_v2")["rows"]
+    rows = _compute(client, ["the big cat sat", "", "France"], [["a cat sat down"], [], []], "squad_v2")[
+        "rows"
+    ]
     assert [(r["best gold"], r["why"]) for r in rows] == [
         ("a cat sat down", "common: cat, sat | pred only: big | gold only: down"),
         ("(no answer)", "both empty after normalization → 1 (no answer expected, none given)"),
@@ -268,16 +295,28 @@ def test_token_f1_headline_equals_core(servers):
     preds, refs = [["Paris", "the Lyon"], [], ["Rome"]], [["paris", "Nice", "Lyon"], [], ["Turin"]]
     out = _compute(client, preds, refs, "question_level")
     core = compute_question_level(preds, refs)
-    assert out["headline"] == {"f1": core.f1, "precision": core.precision, "recall": core.recall,
-                               "exact_match": core.exact_match, "micro_f1": core.micro_f1}
+    assert out["headline"] == {
+        "f1": core.f1,
+        "precision": core.precision,
+        "recall": core.recall,
+        "exact_match": core.exact_match,
+        "micro_f1": core.micro_f1,
+    }
     assert out["signature"] == core.signature
-    assert [r["why"] for r in out["rows"]] == ["common: paris, lyon | gold only: nice", "both sets empty → 1",
-                                               "pred only: rome | gold only: turin"]
+    assert [r["why"] for r in out["rows"]] == [
+        "common: paris, lyon | gold only: nice",
+        "both sets empty → 1",
+        "pred only: rome | gold only: turin",
+    ]
     # Hugging Face SQuAD dicts, matched by id, with the no-answer threshold
-    preds = [{"id": "a", "prediction_text": "Normans", "no_answer_probability": 0.9},
-             {"id": "b", "prediction_text": "", "no_answer_probability": 0.2}]
-    refs = [{"id": "b", "answers": {"text": [], "answer_start": []}},
-            {"id": "a", "answers": {"text": ["The Normans"], "answer_start": [0]}}]
+    preds = [
+        {"id": "a", "prediction_text": "Normans", "no_answer_probability": 0.9},
+        {"id": "b", "prediction_text": "", "no_answer_probability": 0.2},
+    ]
+    refs = [
+        {"id": "b", "answers": {"text": [], "answer_start": []}},
+        {"id": "a", "answers": {"text": ["The Normans"], "answer_start": [0]}},
+    ]
     out = _compute(client, preds, refs, "squad_v2", {"no_answer_threshold": 0.5})
     core = compute_token_f1(preds, refs, variant="squad_v2", no_answer_threshold=0.5)
     assert out["headline"]["f1"] == core.f1 == 50.0 and out["signature"] == core.signature
@@ -286,12 +325,17 @@ def test_token_f1_headline_equals_core(servers):
 
 
 def test_token_f1_ui_histogram_on_the_0_100_scale(servers):
-    table = {"headers": ["prediction", "references"],
-             "data": [["the big cat sat", '["a cat sat down"]'], ["Normans", "The Normans"]]}
+    table = {
+        "headers": ["prediction", "references"],
+        "data": [["the big cat sat", '["a cat sat down"]'], ["Normans", "The Normans"]],
+    }
     headline, per_sample, histogram, signature = servers["token_f1"].predict(
         "squad", "table", table, "", None, False, "en", 1.0, "squad", api_name="/compute_ui"
     )
-    assert f"{compute_token_f1(['the big cat sat', 'Normans'], [['a cat sat down'], 'The Normans']).f1:.4f}" in headline
+    assert (
+        f"{compute_token_f1(['the big cat sat', 'Normans'], [['a cat sat down'], 'The Normans']).f1:.4f}"
+        in headline
+    )
     assert _counts(histogram) == [0] * 6 + [1, 0, 0, 1]
 
 
@@ -315,9 +359,16 @@ NLTK_REF = "It is a guide to action that ensures that the military will forever 
 def test_meteor_headline_equals_core(servers):
     client = servers["meteor"]
     cases = [
-        ("nltk", [NLTK_HYP, "A dog runs in the park."], [[NLTK_REF], ["a hound is running in a park", "dogs run"]]),
-        ("fbc2_captioning", ["Рыжий кот сидит на диване.", "кошки играют"],
-         [["Рыжая кошка сидит на диване", "Кот на диване"], ["кошка играет"]]),
+        (
+            "nltk",
+            [NLTK_HYP, "A dog runs in the park."],
+            [[NLTK_REF], ["a hound is running in a park", "dogs run"]],
+        ),
+        (
+            "fbc2_captioning",
+            ["Рыжий кот сидит на диване.", "кошки играют"],
+            [["Рыжая кошка сидит на диване", "Кот на диване"], ["кошка играет"]],
+        ),
         ("fbc2_vqa", ["3", "три кошки", "three"], [["5"], ["3"], ["3", "two"]]),
     ]
     for variant, preds, refs in cases:
@@ -327,12 +378,22 @@ def test_meteor_headline_equals_core(servers):
         assert out["signature"] == core.signature
         assert [r["score"] for r in out["rows"]] == core.scores
     assert core.scores == [0.6, 1.0, 1.0]
-    out = _compute(client, [NLTK_HYP], [NLTK_REF], "nltk", {"alpha": 0.5, "beta": 1.0, "gamma": 0.0, "synonyms": "none"})
+    out = _compute(
+        client, [NLTK_HYP], [NLTK_REF], "nltk", {"alpha": 0.5, "beta": 1.0, "gamma": 0.0, "synonyms": "none"}
+    )
     core = compute_meteor([NLTK_HYP], [NLTK_REF], alpha=0.5, beta=1.0, gamma=0.0, synonyms="none")
     assert out["headline"] == {"METEOR": core.meteor} and out["signature"] == core.signature
-    rows = _compute(client, ["A dog runs in the park."], [["a hound is running in a park", "dogs run"]])["rows"]
-    assert rows == [{"prediction": "A dog runs in the park.", "best reference": "dogs run  (#2 of 2)", "score": 0.75,
-                     "why": "stem: dog→dogs, runs→run | unmatched: a, in, the, park, . | 1 chunk"}]
+    rows = _compute(client, ["A dog runs in the park."], [["a hound is running in a park", "dogs run"]])[
+        "rows"
+    ]
+    assert rows == [
+        {
+            "prediction": "A dog runs in the park.",
+            "best reference": "dogs run  (#2 of 2)",
+            "score": 0.75,
+            "why": "stem: dog→dogs, runs→run | unmatched: a, in, the, park, . | 1 chunk",
+        }
+    ]
 
 
 def test_meteor_errors_are_messages(servers):
@@ -349,13 +410,19 @@ def test_meteor_errors_are_messages(servers):
 # ----------------------------------------------------------------------------- CIDEr
 
 CAPTIONS = ["a cat sits on a mat", "a dog runs", "A man riding a wave on top of a surfboard."]
-CAPTION_REFS = [["a cat sits on a mat", "a cat on a mat"], ["a dog runs in the park", "a dog in a park"],
-                ["A surfer riding a wave.", "a man surfing on a big wave", "Surfer on a surfboard riding a wave"]]
+CAPTION_REFS = [
+    ["a cat sits on a mat", "a cat on a mat"],
+    ["a dog runs in the park", "a dog in a park"],
+    ["A surfer riding a wave.", "a man surfing on a big wave", "Surfer on a surfboard riding a wave"],
+]
 
 
 def test_cider_headline_equals_core(servers):
     client = servers["cider"]
-    for variant, label, params in (("cider_d", "CIDEr-D", {}), ("cider", "CIDEr", {"n": 3, "tokenize": False})):
+    for variant, label, params in (
+        ("cider_d", "CIDEr-D", {}),
+        ("cider", "CIDEr", {"n": 3, "tokenize": False}),
+    ):
         out = _compute(client, CAPTIONS, CAPTION_REFS, variant, params)
         core = compute_cider(CAPTIONS, CAPTION_REFS, variant=variant, **params)
         assert out["headline"] == {label: core.cider}
@@ -374,7 +441,9 @@ def test_cider_errors_are_messages(servers):
         _compute(client, ["a cat", "a dog"], [["a cat"], []])
     with pytest.raises(AppError, match=r"`n` must be an int"):
         _compute(client, ["a cat", "a dog"], ["a cat", "a dog"], "cider_d", {"n": 2.5})
-    assert _compute(client, ["a cat", "a dog"], ["a cat", "a dog"])["headline"]["CIDEr-D"] > 0  # still serving
+    assert (
+        _compute(client, ["a cat", "a dog"], ["a cat", "a dog"])["headline"]["CIDEr-D"] > 0
+    )  # still serving
 
 
 # ----------------------------------------------------------------------------- worked examples
@@ -393,14 +462,22 @@ def test_examples_load_into_the_table_losslessly(name):
     for ex in spec.examples:
         variant, source, cells, *values = space._example_inputs(spec, ex)
         preds, refs = space._rows_to_columns(cells, variant in spec.structured_variants, "table")
-        one = (lambda r: r) if variant in spec.structured_variants else (lambda r: [r] if isinstance(r, str) else r)
+        one = (
+            (lambda r: r)
+            if variant in spec.structured_variants
+            else (lambda r: [r] if isinstance(r, str) else r)
+        )
         assert preds == list(ex.predictions), ex.label
-        assert [one(r) for r in refs] == [one(r) for r in ex.references], ex.label  # "x" and ["x"] are one gold
+        assert [one(r) for r in refs] == [one(r) for r in ex.references], (
+            ex.label
+        )  # "x" and ["x"] are one gold
         headline, rows, _ = space.score(
             spec, preds, refs, variant or None, dict(zip((p.name for p in spec.params), values))
         )
         lo, hi = spec.score_range
-        assert len(rows) == len(ex.predictions) and all(lo <= r[spec.score_column] <= hi for r in rows), ex.label
+        assert len(rows) == len(ex.predictions) and all(lo <= r[spec.score_column] <= hi for r in rows), (
+            ex.label
+        )
 
 
 # ----------------------------------------------------------------------------- intervals, errors, rendering
@@ -412,7 +489,10 @@ def test_bootstrap_interval_through_the_api(servers):
     cis = confidence_intervals(compute_one_minus_ned(preds, refs), confidence=0.9)
     assert out["headline"]["1-NED_ci_low"] == cis["one_minus_ned"].low
     assert out["headline"]["1-NED_ci_high"] == cis["one_minus_ned"].high
-    assert (out["headline"]["CER_ci_low"], out["headline"]["CER_ci_high"]) == (cis["cer"].low, cis["cer"].high)
+    assert (out["headline"]["CER_ci_low"], out["headline"]["CER_ci_high"]) == (
+        cis["cer"].low,
+        cis["cer"].high,
+    )
     assert "1-NED_ci_low" not in _compute(servers["one_minus_ned"], preds, refs)["headline"]  # opt-in
     with pytest.raises(AppError, match=r"`confidence` must be a level in \(0, 1\)"):
         _compute(servers["anls"], ["a"], ["a"], "docvqa", {}, 1.5)
@@ -463,7 +543,9 @@ def test_headline_and_histogram_show_the_interval():
     spec = _toy_spec(lambda p, r, v: ({}, [], ""), confidence=True)
     svg = space._histogram_svg([0.0, 0.55, 1.0, 2.0], (0.0, 1.0), space._marker(spec, head))
     assert 'data-counts="1,0,0,0,0,1,0,0,0,2"' in svg  # out-of-range scores go to the end bins
-    assert 'class="mc-ci"' in svg and 'data-low="0.712" data-high="0.755"' in svg and 'data-value="0.734"' in svg
+    assert (
+        'class="mc-ci"' in svg and 'data-low="0.712" data-high="0.755"' in svg and 'data-value="0.734"' in svg
+    )
     assert 'class="mc-ci"' not in space._histogram_svg([0.5], (0.0, 1.0), space._marker(spec, {"ANLS": 0.5}))
 
 
@@ -473,7 +555,10 @@ def test_index_and_bundled_card_lookup(tmp_path):
     specs = [space.load_spec(ROOT / "spaces" / n / "app.py") for n in ("anls", "one_minus_ned")]
     demo = space.build_index(specs, title="t", intro="i")
     assert {"anls_compute", "one_minus_ned_compute"} <= {d.api_name for d in demo.fns.values()}
-    assert space.metric_card(ROOT / "spaces" / "anls" / "app.py", "anls") == ROOT / "metrics" / "anls" / "README.md"
+    assert (
+        space.metric_card(ROOT / "spaces" / "anls" / "app.py", "anls")
+        == ROOT / "metrics" / "anls" / "README.md"
+    )
     app = tmp_path / "anls" / "app.py"
     assert space.metric_card(app, "anls") == tmp_path / "anls" / "README.md"
     with pytest.raises(ValueError, match="no Space"):
@@ -500,7 +585,9 @@ def test_challenge_score_api(servers):
     with pytest.raises(AppError, match="missing task"):
         client.predict(submission=partial, missing="error", api_name="/compute")
     with pytest.raises(AppError, match="2,000 characters per string"):
-        client.predict(submission={"TRitW": {"predictions": ["x" * 2001], "references": [["x"]]}}, api_name="/compute")
+        client.predict(
+            submission={"TRitW": {"predictions": ["x" * 2001], "references": [["x"]]}}, api_name="/compute"
+        )
     with pytest.raises(AppError, match="Unknown key"):
         client.predict(submission={**WHOLE_SUBMISSION_EXAMPLE, "extras": {}}, api_name="/compute")
     tasks = load_challenge("fbc2").task_names

@@ -38,8 +38,10 @@ from metricore.structured import to_json
 
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is missing (Debian package `chromium`, see scripts/apt-packages.txt)",
-                allow_module_level=True)
+    pytest.skip(
+        f"{CHROMIUM} is missing (Debian package `chromium`, see scripts/apt-packages.txt)",
+        allow_module_level=True,
+    )
 sync_api = pytest.importorskip("playwright.sync_api")
 space = pytest.importorskip("metricore_hf.space")
 
@@ -48,15 +50,23 @@ pytestmark = pytest.mark.space
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
 HOST = "127.0.0.1"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 TIMEOUT_MS = 30_000
 APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
 #: a whole-submission app of its own shape, when the challenge score is part of the checkout
 CUSTOM = tuple(n for n in ("challenge_score",) if (ROOT / "spaces" / n / "app.py").is_file())
 
 
-def _core_result(name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]) -> tuple[str, Any, str]:
+def _core_result(
+    name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]
+) -> tuple[str, Any, str]:
     """(label on the page, core result, its key) of the plotted headline, straight from the
     core (not through the Space)."""
     warnings.simplefilter("ignore", UserWarning)  # CIDEr on one image
@@ -76,7 +86,9 @@ def _core_result(name: str, preds: list, refs: list, variant: str | None, params
     raise KeyError(name)
 
 
-def _core(name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]) -> tuple[str, float]:
+def _core(
+    name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]
+) -> tuple[str, float]:
     label, result, key = _core_result(name, preds, refs, variant, params)
     return label, getattr(result, key)
 
@@ -95,9 +107,13 @@ def servers():
     demos = []
     try:
         for name in (*APPS, *CUSTOM, "index"):
-            namespace = runpy.run_path(str(ROOT / "spaces" / name / "app.py"), run_name="metricore_space_test")
+            namespace = runpy.run_path(
+                str(ROOT / "spaces" / name / "app.py"), run_name="metricore_space_test"
+            )
             port = _free_port()
-            space.launch(namespace["demo"], server_name=HOST, server_port=port, prevent_thread_lock=True, quiet=True)
+            space.launch(
+                namespace["demo"], server_name=HOST, server_port=port, prevent_thread_lock=True, quiet=True
+            )
             demos.append(namespace["demo"])
             started[name] = (f"http://{HOST}:{port}/", namespace.get("SPEC"))
         yield started
@@ -136,13 +152,18 @@ def _screenshot(pg, name: str) -> None:
     """The app down to its signature box (the metric card below is left out)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     box = pg.locator(".mc-signature").filter(visible=True).bounding_box()
-    pg.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True,
-                  clip={"x": 0, "y": 0, "width": 1280, "height": box["y"] + box["height"] + 16})
+    pg.screenshot(
+        path=str(SHOTS / f"{name}.png"),
+        full_page=True,
+        clip={"x": 0, "y": 0, "width": 1280, "height": box["y"] + box["height"] + 16},
+    )
 
 
 def _jsonl(preds: list, refs: list) -> str:
     return "\n".join(
-        json.dumps({"prediction": json.loads(to_json(p)), "references": json.loads(to_json(r))}, ensure_ascii=False)
+        json.dumps(
+            {"prediction": json.loads(to_json(p)), "references": json.loads(to_json(r))}, ensure_ascii=False
+        )
         for p, r in zip(preds, refs)
     )
 
@@ -152,7 +173,9 @@ def _write_csv(path: Path, preds: list, refs: list, structured: bool) -> None:
         out = csv.writer(f)
         out.writerow(["prediction", "references"])
         for p, r in zip(preds, refs):
-            out.writerow([space._value_to_cell(p, structured, False), space._value_to_cell(r, structured, True)])
+            out.writerow(
+                [space._value_to_cell(p, structured, False), space._value_to_cell(r, structured, True)]
+            )
 
 
 @pytest.mark.parametrize("name", APPS)
@@ -161,8 +184,16 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     page.goto(url)
     # the page opens with the first example scored
     first = spec.examples[0]
-    _expect_headline(page, *_core(name, list(first.predictions), list(first.references),
-                                  first.variant or spec.default_variant, dict(first.params)))
+    _expect_headline(
+        page,
+        *_core(
+            name,
+            list(first.predictions),
+            list(first.references),
+            first.variant or spec.default_variant,
+            dict(first.params),
+        ),
+    )
 
     # one click on a worked example loads and scores it
     ex = spec.examples[1]
@@ -174,7 +205,9 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     assert sum(map(int, counts.split(","))) == len(ex.predictions)
 
     # the bootstrap interval: headline text "v [low, high]" and a band on the histogram
-    label, result, key = _core_result(name, list(ex.predictions), list(ex.references), variant, dict(ex.params))
+    label, result, key = _core_result(
+        name, list(ex.predictions), list(ex.references), variant, dict(ex.params)
+    )
     ci = confidence_intervals(result, confidence=space.CONFIDENCE)[key]
     page.get_by_label(f"{space.CONFIDENCE:.0%} bootstrap interval").check()
     stat = page.locator(f'.mc-stat[data-key="{label}"]')
@@ -212,7 +245,6 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     _expect_headline(page, *_core(name, preds, refs, variant, dict(ex.params)))
 
 
-
 def _upload(page, path):
     """Choose ``path`` in the upload box once the box is shown. The box is made visible by a
     server round trip after the source radio changes, and a file chosen while Gradio is still
@@ -233,6 +265,7 @@ def _upload(page, path):
             chooser = box.locator("input[type=file]")  # gone once a file is shown
             if chooser.count():
                 chooser.set_input_files(str(path))
+
 
 def test_index_lets_a_visitor_pick_any_metric(servers, page):
     url, _ = servers["index"]

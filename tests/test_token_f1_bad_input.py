@@ -17,8 +17,10 @@ from metricore import (
 )
 
 HF_P = [{"id": "a", "prediction_text": "x"}, {"id": "b", "prediction_text": "y"}]
-HF_R = [{"id": "a", "answers": {"text": ["x"], "answer_start": [0]}},
-        {"id": "b", "answers": {"text": ["y"], "answer_start": [0]}}]
+HF_R = [
+    {"id": "a", "answers": {"text": ["x"], "answer_start": [0]}},
+    {"id": "b", "answers": {"text": ["y"], "answer_start": [0]}},
+]
 
 
 def _raises(error, pattern, fn, *args, **kwargs):
@@ -42,21 +44,48 @@ def _raises(error, pattern, fn, *args, **kwargs):
         (["a", "b"], [["a"], 5], {}, TypeError, r"`references\[1\]` must be a str or a list of str"),
         (["a", "b"], [["a"], ["b", None]], {}, TypeError, r"`references\[1\]\[1\]` must be a str"),
         (["a", "b"], [["a"], []], {}, ValueError, r"`references\[1\]` has no answers"),
-        (["a"], [["a"]], {"variant": "squad3"}, ValueError, "unknown variant 'squad3'; allowed: 'squad', 'squad_v2', 'mlqa'"),
+        (
+            ["a"],
+            [["a"]],
+            {"variant": "squad3"},
+            ValueError,
+            "unknown variant 'squad3'; allowed: 'squad', 'squad_v2', 'mlqa'",
+        ),
         (["a"], [["a"]], {"variant": "mlqa"}, ValueError, "needs `language`; allowed: 'en'"),
         (["a"], [["a"]], {"variant": "mlqa", "language": "fr"}, ValueError, "unknown language 'fr'"),
         (["a"], [["a"]], {"language": "en"}, ValueError, "only used by the 'mlqa' variant"),
         (["a"], [["a"]], {"no_answer_threshold": 0.5}, ValueError, "only used by 'squad_v2'"),
         (["a"], [["a"]], {"no_answer_probabilities": [0.1]}, ValueError, "only used by 'squad_v2'"),
-        (["a"], [["a"]], {"variant": "squad_v2", "no_answer_threshold": 1.5}, ValueError, r"must be in \[0.0, 1.0\]"),
+        (
+            ["a"],
+            [["a"]],
+            {"variant": "squad_v2", "no_answer_threshold": 1.5},
+            ValueError,
+            r"must be in \[0.0, 1.0\]",
+        ),
         (["a"], [["a"]], {"variant": "squad_v2", "no_answer_threshold": math.nan}, ValueError, "got nan"),
         (["a"], [["a"]], {"variant": "squad_v2", "no_answer_threshold": "1"}, TypeError, "must be a number"),
-        (["a", "b"], [["a"], []], {"variant": "squad_v2", "no_answer_probabilities": [0.1]}, ValueError,
-         "got 1 no_answer_probabilities for 2 predictions"),
-        (["a", "b"], [["a"], []], {"variant": "squad_v2", "no_answer_probabilities": [0.1, True]}, TypeError,
-         r"`no_answer_probabilities\[1\]` must be a number"),
-        (["a", "b"], [["a"], []], {"variant": "squad_v2", "no_answer_probabilities": [0.1, -0.5]}, ValueError,
-         r"`no_answer_probabilities\[1\]` must be in"),
+        (
+            ["a", "b"],
+            [["a"], []],
+            {"variant": "squad_v2", "no_answer_probabilities": [0.1]},
+            ValueError,
+            "got 1 no_answer_probabilities for 2 predictions",
+        ),
+        (
+            ["a", "b"],
+            [["a"], []],
+            {"variant": "squad_v2", "no_answer_probabilities": [0.1, True]},
+            TypeError,
+            r"`no_answer_probabilities\[1\]` must be a number",
+        ),
+        (
+            ["a", "b"],
+            [["a"], []],
+            {"variant": "squad_v2", "no_answer_probabilities": [0.1, -0.5]},
+            ValueError,
+            r"`no_answer_probabilities\[1\]` must be in",
+        ),
         (["a"], [["a"]], {"percent": 1}, TypeError, "`percent` must be a bool"),
     ],
 )
@@ -65,34 +94,87 @@ def test_plain_input_errors(preds, refs, kwargs, error, pattern):
 
 
 def _hf(preds=None, refs=None):
-    return copy.deepcopy(preds if preds is not None else HF_P), copy.deepcopy(refs if refs is not None else HF_R)
+    return copy.deepcopy(preds if preds is not None else HF_P), copy.deepcopy(
+        refs if refs is not None else HF_R
+    )
 
 
 @pytest.mark.parametrize(
     ("mutate", "error", "pattern"),
     [
-        (lambda p, r: p.__setitem__(1, {"id": "a", "prediction_text": "z"}), ValueError,
-         r"duplicate prediction id 'a' at predictions\[1\] \(first at predictions\[0\]\)"),
-        (lambda p, r: r.__setitem__(1, {"id": "a", "answers": {"text": ["x"]}}), ValueError,
-         r"duplicate reference id 'a' at references\[1\]"),
-        (lambda p, r: p.__setitem__(1, {"id": "c", "prediction_text": "y"}), ValueError,
-         r"no prediction has the id 'b' of references\[1\]"),
-        (lambda p, r: (p.append({"id": "c", "prediction_text": "y"}), r.append({"id": "a2", "answers": ["y"]})),
-         ValueError, r"no prediction has the id 'a2'"),
-        (lambda p, r: p.__setitem__(0, {"prediction_text": "x"}), ValueError, r"`predictions\[0\]` has no 'id'"),
-        (lambda p, r: p.__setitem__(0, {"id": 7, "prediction_text": "x"}), TypeError, r"`predictions\[0\]\['id'\]` must be a str"),
-        (lambda p, r: p.__setitem__(0, {"id": "a"}), ValueError, r"`predictions\[0\]` \(id 'a'\) has no 'prediction_text'"),
-        (lambda p, r: p.__setitem__(0, {"id": "a", "prediction_text": 1.5}), TypeError,
-         r"`predictions\[0\]\['prediction_text'\]` must be a str"),
-        (lambda p, r: p.__setitem__(1, "y"), TypeError, r"`predictions\[1\]` must be a dict in the SQuAD format"),
-        (lambda p, r: r.__setitem__(0, {"id": "a"}), ValueError, r"`references\[0\]` \(id 'a'\) has no 'answers'"),
-        (lambda p, r: r.__setitem__(0, {"id": "a", "answers": "x"}), TypeError, r"`references\[0\]\['answers'\]` must be"),
-        (lambda p, r: r.__setitem__(0, {"id": "a", "answers": {"answer_start": [0]}}), ValueError,
-         r"`references\[0\]\['answers'\]` is a dict without a 'text' key"),
-        (lambda p, r: r.__setitem__(0, {"id": "a", "answers": {"text": ["x", 3]}}), TypeError,
-         r"`references\[0\]\['answers'\]\['text'\]\[1\]` must be a str"),
-        (lambda p, r: r.__setitem__(0, {"id": "a", "answers": {"text": []}}), ValueError,
-         r"`references\[0\]` \(id 'a'\) has no answers"),
+        (
+            lambda p, r: p.__setitem__(1, {"id": "a", "prediction_text": "z"}),
+            ValueError,
+            r"duplicate prediction id 'a' at predictions\[1\] \(first at predictions\[0\]\)",
+        ),
+        (
+            lambda p, r: r.__setitem__(1, {"id": "a", "answers": {"text": ["x"]}}),
+            ValueError,
+            r"duplicate reference id 'a' at references\[1\]",
+        ),
+        (
+            lambda p, r: p.__setitem__(1, {"id": "c", "prediction_text": "y"}),
+            ValueError,
+            r"no prediction has the id 'b' of references\[1\]",
+        ),
+        (
+            lambda p, r: (
+                p.append({"id": "c", "prediction_text": "y"}),
+                r.append({"id": "a2", "answers": ["y"]}),
+            ),
+            ValueError,
+            r"no prediction has the id 'a2'",
+        ),
+        (
+            lambda p, r: p.__setitem__(0, {"prediction_text": "x"}),
+            ValueError,
+            r"`predictions\[0\]` has no 'id'",
+        ),
+        (
+            lambda p, r: p.__setitem__(0, {"id": 7, "prediction_text": "x"}),
+            TypeError,
+            r"`predictions\[0\]\['id'\]` must be a str",
+        ),
+        (
+            lambda p, r: p.__setitem__(0, {"id": "a"}),
+            ValueError,
+            r"`predictions\[0\]` \(id 'a'\) has no 'prediction_text'",
+        ),
+        (
+            lambda p, r: p.__setitem__(0, {"id": "a", "prediction_text": 1.5}),
+            TypeError,
+            r"`predictions\[0\]\['prediction_text'\]` must be a str",
+        ),
+        (
+            lambda p, r: p.__setitem__(1, "y"),
+            TypeError,
+            r"`predictions\[1\]` must be a dict in the SQuAD format",
+        ),
+        (
+            lambda p, r: r.__setitem__(0, {"id": "a"}),
+            ValueError,
+            r"`references\[0\]` \(id 'a'\) has no 'answers'",
+        ),
+        (
+            lambda p, r: r.__setitem__(0, {"id": "a", "answers": "x"}),
+            TypeError,
+            r"`references\[0\]\['answers'\]` must be",
+        ),
+        (
+            lambda p, r: r.__setitem__(0, {"id": "a", "answers": {"answer_start": [0]}}),
+            ValueError,
+            r"`references\[0\]\['answers'\]` is a dict without a 'text' key",
+        ),
+        (
+            lambda p, r: r.__setitem__(0, {"id": "a", "answers": {"text": ["x", 3]}}),
+            TypeError,
+            r"`references\[0\]\['answers'\]\['text'\]\[1\]` must be a str",
+        ),
+        (
+            lambda p, r: r.__setitem__(0, {"id": "a", "answers": {"text": []}}),
+            ValueError,
+            r"`references\[0\]` \(id 'a'\) has no answers",
+        ),
     ],
 )
 def test_squad_dict_errors_name_the_id_or_row(mutate, error, pattern):
@@ -109,7 +191,9 @@ def test_squad_dict_ids_must_pair_one_to_one():
     # parse_squad_records (public) also takes columns of different lengths
     preds, refs = _hf()
     preds.append({"id": "zz", "prediction_text": "y"})
-    with pytest.raises(ValueError, match=r"1 prediction id\(s\) match no reference, e.g. 'zz' at predictions\[2\]"):
+    with pytest.raises(
+        ValueError, match=r"1 prediction id\(s\) match no reference, e.g. 'zz' at predictions\[2\]"
+    ):
         parse_squad_records(preds, refs)
 
 

@@ -15,12 +15,20 @@ from tests.gen_token_f1 import questions
 
 PREDS, REFS = questions(60, seed=99)
 V2_REFS = [g if i % 3 else [] for i, g in enumerate(REFS)]
-HF_PREDS = [{"id": f"q{i}", "prediction_text": p, "no_answer_probability": (i % 7) / 7} for i, p in enumerate(PREDS)]
-HF_REFS = [{"id": f"q{i}", "answers": {"text": g, "answer_start": [0] * len(g)}} for i, g in enumerate(V2_REFS)]
+HF_PREDS = [
+    {"id": f"q{i}", "prediction_text": p, "no_answer_probability": (i % 7) / 7} for i, p in enumerate(PREDS)
+]
+HF_REFS = [
+    {"id": f"q{i}", "answers": {"text": g, "answer_start": [0] * len(g)}} for i, g in enumerate(V2_REFS)
+]
 QL_PREDS = [["Paris", "the Lyon"], [], ["x", "y"], ["Rome"]]
 QL_REFS = [["paris", "Nice", "Lyon"], [], ["X"], []]
-QUAC_REFS = [["the cat sat on the mat", "cat sat on the mat", "a cat on a mat"], ["CANNOTANSWER", "x"],
-             ["red", "blue"], ["Paris", "in Paris"]]
+QUAC_REFS = [
+    ["the cat sat on the mat", "cat sat on the mat", "a cat on a mat"],
+    ["CANNOTANSWER", "x"],
+    ["red", "blue"],
+    ["Paris", "in Paris"],
+]
 QUAC_PREDS = ["cat sat on the mat", "CANNOTANSWER", "red", "Paris"]
 QUAC_DIALOGS = ["d1", "d2", "d1", "d3"]
 QUAC_ROWS = [{"dialog_id": d, "answers": r} for d, r in zip(QUAC_DIALOGS, QUAC_REFS)]
@@ -38,11 +46,25 @@ def _same(got: dict, want: dict) -> None:
 
 CASES = {
     "squad": (PREDS, REFS, {}, lambda: compute_token_f1(PREDS, REFS)),
-    "squad_v2": (PREDS, V2_REFS, {"no_answer_threshold": 0.5}, lambda: compute_token_f1(PREDS, V2_REFS, variant="squad_v2", no_answer_threshold=0.5)),
-    "mlqa": (PREDS, REFS, {"language": "de"}, lambda: compute_token_f1(PREDS, REFS, variant="mlqa", language="de")),
+    "squad_v2": (
+        PREDS,
+        V2_REFS,
+        {"no_answer_threshold": 0.5},
+        lambda: compute_token_f1(PREDS, V2_REFS, variant="squad_v2", no_answer_threshold=0.5),
+    ),
+    "mlqa": (
+        PREDS,
+        REFS,
+        {"language": "de"},
+        lambda: compute_token_f1(PREDS, REFS, variant="mlqa", language="de"),
+    ),
     "question_level": (QL_PREDS, QL_REFS, {}, lambda: compute_question_level(QL_PREDS, QL_REFS)),
-    "quac": (QUAC_PREDS, QUAC_ROWS, {"min_human_f1": 0.3},
-             lambda: compute_quac(QUAC_PREDS, QUAC_REFS, QUAC_DIALOGS, min_human_f1=0.3)),
+    "quac": (
+        QUAC_PREDS,
+        QUAC_ROWS,
+        {"min_human_f1": 0.3},
+        lambda: compute_quac(QUAC_PREDS, QUAC_REFS, QUAC_DIALOGS, min_human_f1=0.3),
+    ),
 }
 
 
@@ -71,8 +93,12 @@ def test_default_config_is_squad_with_hf_keys():
     metric = evaluate.load("metrics/token_f1")
     got = metric.compute(predictions=["The Cat!", "cat cat cat"], references=[["cat"], "cat"])
     assert (got["exact_match"], got["f1"]) == (50.0, 75.0)
-    assert got["scores"] == {"exact_match": [1.0, 0.0], "f1": [1.0, 0.5], "precision": [1.0, 1 / 3],
-                             "recall": [1.0, 1.0]}
+    assert got["scores"] == {
+        "exact_match": [1.0, 0.0],
+        "f1": [1.0, 0.5],
+        "precision": [1.0, 1 / 3],
+        "recall": [1.0, 1.0],
+    }
     assert got["signature"] == "token_f1|variant:squad|version:0.1.0"
     unit = metric.compute(predictions=["The Cat!"], references=[["cat"]], percent=False)
     assert unit["f1"] == 1.0 and "percent:no" in unit["signature"]
@@ -82,7 +108,9 @@ def test_hf_dict_format_squad_and_squad_v2():
     squad = evaluate.load("metrics/token_f1", "squad")
     hf_refs_v1 = [r for r in HF_REFS if r["answers"]["text"]]
     keep = {r["id"] for r in hf_refs_v1}
-    hf_preds_v1 = [{"id": p["id"], "prediction_text": p["prediction_text"]} for p in HF_PREDS if p["id"] in keep]
+    hf_preds_v1 = [
+        {"id": p["id"], "prediction_text": p["prediction_text"]} for p in HF_PREDS if p["id"] in keep
+    ]
     got = squad.compute(predictions=hf_preds_v1[::-1], references=hf_refs_v1)  # matched by id
     _same(got, compute_token_f1(hf_preds_v1, hf_refs_v1).as_dict())
     v2 = evaluate.load("metrics/token_f1", "squad_v2")
@@ -122,7 +150,9 @@ def test_errors_name_the_absolute_row_and_formats_do_not_mix():
 
 def test_config_keywords_and_quac_rows_are_checked():
     with pytest.raises(TypeError, match=r"unexpected keyword\(s\) \['language'\]"):
-        evaluate.load("metrics/token_f1", "squad").compute(predictions=["a"], references=[["a"]], language="en")
+        evaluate.load("metrics/token_f1", "squad").compute(
+            predictions=["a"], references=[["a"]], language="en"
+        )
     with pytest.raises(ValueError, match="needs `language`"):
         evaluate.load("metrics/token_f1", "mlqa").compute(predictions=["a"], references=[["a"]])
     quac = evaluate.load("metrics/token_f1", "quac")

@@ -82,9 +82,18 @@ def test_hugging_face_examples():
     assert (got["exact_match"], got["f1"]) == (100.0, 100.0)
     preds = [{"prediction_text": "1976", "id": "56e10a3be3433e1400422b22", "no_answer_probability": 0.0}]
     got = compute_token_f1(preds, refs, variant="squad_v2").as_dict()
-    want = {"exact": 100.0, "f1": 100.0, "total": 1, "HasAns_exact": 100.0, "HasAns_f1": 100.0,
-            "HasAns_total": 1, "best_exact": 100.0, "best_exact_thresh": 0.0, "best_f1": 100.0,
-            "best_f1_thresh": 0.0}
+    want = {
+        "exact": 100.0,
+        "f1": 100.0,
+        "total": 1,
+        "HasAns_exact": 100.0,
+        "HasAns_f1": 100.0,
+        "HasAns_total": 1,
+        "best_exact": 100.0,
+        "best_exact_thresh": 0.0,
+        "best_f1": 100.0,
+        "best_f1_thresh": 0.0,
+    }
     assert {k: got[k] for k in want} == want
     # HF leaves out the empty NoAns group; it is always reported here
     assert got["NoAns_total"] == 0 and got["NoAns_f1"] != got["NoAns_f1"]  # NaN
@@ -150,7 +159,9 @@ def test_squad_v1_dict_format_equals_plain(generated):
     order = list(range(n))
     rng.shuffle(order)
     hf_preds = [{"id": ids[i], "prediction_text": preds[i]} for i in order]
-    hf_refs = [{"id": ids[i], "answers": {"text": refs[i], "answer_start": [0] * len(refs[i])}} for i in range(n)]
+    hf_refs = [
+        {"id": ids[i], "answers": {"text": refs[i], "answer_start": [0] * len(refs[i])}} for i in range(n)
+    ]
     got = compute_token_f1(hf_preds, hf_refs)
     plain = compute_token_f1(preds[:n], refs[:n])
     assert got.f1_scores == plain.f1_scores and got.ids == ids
@@ -185,8 +196,10 @@ def test_squad_v2_parity(generated, threshold):
 def test_squad_v2_dict_format_ties_follow_prediction_order():
     # best_f1's walk visits equal probabilities in prediction order (HF builds its dict from
     # the predictions); reordering the predictions can change the answer, as in the script
-    refs = [{"id": "a", "answers": {"text": [], "answer_start": []}},
-            {"id": "b", "answers": {"text": ["x"], "answer_start": [0]}}]
+    refs = [
+        {"id": "a", "answers": {"text": [], "answer_start": []}},
+        {"id": "b", "answers": {"text": ["x"], "answer_start": [0]}},
+    ]
     for order in (["a", "b"], ["b", "a"]):
         texts = {"a": "junk", "b": "x"}
         preds = [{"id": q, "prediction_text": texts[q], "no_answer_probability": 0.5} for q in order]
@@ -236,8 +249,12 @@ SPECS_REFS = ["the cat sat on the mat", "cat sat on the mat", "a cat on a mat"]
 
 
 def test_quac_specs_vectors():
-    r = compute_quac(["cat sat on the mat", "cat", "red"], [SPECS_REFS, SPECS_REFS, ["red", "blue", "green"]],
-                     ["d1", "d2", "d3"], percent=False)
+    r = compute_quac(
+        ["cat sat on the mat", "cat", "red"],
+        [SPECS_REFS, SPECS_REFS, ["red", "blue", "green"]],
+        ["d1", "d2", "d3"],
+        percent=False,
+    )
     assert r.human_f1_scores[0] == pytest.approx(0.9524, abs=1e-4)
     assert r.f1_scores[:2] == pytest.approx([1.0, 0.4667], abs=1e-4)
     assert r.heq_scores[:2] == [1.0, 0.0]
@@ -247,19 +264,19 @@ def test_quac_specs_vectors():
 
 def test_quac_multi_dialog_by_hand():
     refs = {
-        "span": ["Paris", "Paris", "in Paris"],          # human F1 (1 + 1 + 2/3) / 3 = 8/9
+        "span": ["Paris", "Paris", "in Paris"],  # human F1 (1 + 1 + 2/3) / 3 = 8/9
         "cannot": ["CANNOTANSWER", "CANNOTANSWER", "Paris"],  # -> ["CANNOTANSWER"], human 1
         "mixed": ["CANNOTANSWER", "red car", "blue car"],  # -> ["red car", "blue car"], human 0.5
-        "low": ["red", "blue"],                           # human 0 -> not counted
+        "low": ["red", "blue"],  # human 0 -> not counted
     }
     rows = [
-        ("d1", "Paris", refs["span"]),         # model (1 + 1 + 1) / 3 = 1 >= 8/9: pass
+        ("d1", "Paris", refs["span"]),  # model (1 + 1 + 1) / 3 = 1 >= 8/9: pass
         ("d1", "CANNOTANSWER", refs["cannot"]),  # 1 >= 1: pass
-        ("d2", "car", refs["mixed"]),          # F1 2/3 vs each: mean of leave-one-out max = 2/3 >= 0.5: pass
-        ("d2", "Paris", refs["cannot"]),       # 0 < 1: fail -> dialog d2 fails
-        ("d3", "anything", refs["low"]),       # not counted; d3 passes vacuously
-        ("d1", "in", refs["span"]),            # not adjacent to d1's other turns; F1s 0, 0, 2/3:
-                                               # (2/3 + 2/3 + 0) / 3 = 4/9 < 8/9: fail
+        ("d2", "car", refs["mixed"]),  # F1 2/3 vs each: mean of leave-one-out max = 2/3 >= 0.5: pass
+        ("d2", "Paris", refs["cannot"]),  # 0 < 1: fail -> dialog d2 fails
+        ("d3", "anything", refs["low"]),  # not counted; d3 passes vacuously
+        ("d1", "in", refs["span"]),  # not adjacent to d1's other turns; F1s 0, 0, 2/3:
+        # (2/3 + 2/3 + 0) / 3 = 4/9 < 8/9: fail
     ]
     r = compute_quac([p for _, p, _ in rows], [g for _, _, g in rows], [d for d, _, _ in rows], percent=False)
     model = [1.0, 1.0, 2 / 3, 0.0, None, 4 / 9]

@@ -24,8 +24,39 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 # text built from pieces that matter: articles, punctuation, case traps, odd whitespace
 PIECES = st.sampled_from(
-    ["the", "a", "an", "The", "cat", "cats", "sat", "theater", "another", "x", "1976", "-", ".", ",", "'s",
-     "«", "»", "·", "—", "é", "e\u0301", "Σ", "ΟΔΟΣ", "İ", "ß", "北京", "😀", "_", "\x00", "\x01", "\x7f"]
+    [
+        "the",
+        "a",
+        "an",
+        "The",
+        "cat",
+        "cats",
+        "sat",
+        "theater",
+        "another",
+        "x",
+        "1976",
+        "-",
+        ".",
+        ",",
+        "'s",
+        "«",
+        "»",
+        "·",
+        "—",
+        "é",
+        "e\u0301",
+        "Σ",
+        "ΟΔΟΣ",
+        "İ",
+        "ß",
+        "北京",
+        "😀",
+        "_",
+        "\x00",
+        "\x01",
+        "\x7f",
+    ]
 )
 SEP = st.sampled_from([" ", " ", "", "\t", "\n", "\u00a0", "\u3000", "\x1c", "\x85"])
 TEXT = st.one_of(
@@ -125,19 +156,28 @@ def test_corpus_is_the_mean_and_percent_scales(rows):
     # batches scored apart give the same per-question numbers
     half = len(rows) // 2
     if half:
-        parts = compute_token_f1(preds[:half], refs[:half]).f1_scores + compute_token_f1(
-            preds[half:], refs[half:]
-        ).f1_scores
+        parts = (
+            compute_token_f1(preds[:half], refs[:half]).f1_scores
+            + compute_token_f1(preds[half:], refs[half:]).f1_scores
+        )
         assert parts == r.f1_scores
 
 
 @SETTINGS
-@given(st.lists(st.tuples(TEXT, GOLDS, st.floats(0, 1), st.booleans()), min_size=1, max_size=25),
-       st.sampled_from([0.0, 0.5, 1.0]), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.tuples(TEXT, GOLDS, st.floats(0, 1), st.booleans()), min_size=1, max_size=25),
+    st.sampled_from([0.0, 0.5, 1.0]),
+    st.randoms(use_true_random=False),
+)
 def test_squad_v2_dict_format_equals_oracle(rows, threshold, rnd):
-    preds = [{"id": f"q{i}", "prediction_text": p, "no_answer_probability": x} for i, (p, _, x, _) in enumerate(rows)]
-    refs = [{"id": f"q{i}", "answers": {"text": g if keep else [], "answer_start": []}}
-            for i, (_, g, _, keep) in enumerate(rows)]
+    preds = [
+        {"id": f"q{i}", "prediction_text": p, "no_answer_probability": x}
+        for i, (p, _, x, _) in enumerate(rows)
+    ]
+    refs = [
+        {"id": f"q{i}", "answers": {"text": g if keep else [], "answer_start": []}}
+        for i, (_, g, _, keep) in enumerate(rows)
+    ]
     rnd.shuffle(preds)
     got = compute_token_f1(preds, refs, variant="squad_v2", no_answer_threshold=threshold).as_dict()
     want = squad_ref.evaluate_v2(
@@ -152,14 +192,22 @@ def test_squad_v2_dict_format_equals_oracle(rows, threshold, rnd):
 
 
 @SETTINGS
-@given(st.lists(st.tuples(st.lists(TEXT, max_size=4), st.lists(TEXT, max_size=4)), min_size=1, max_size=20),
-       st.randoms(use_true_random=False))
+@given(
+    st.lists(st.tuples(st.lists(TEXT, max_size=4), st.lists(TEXT, max_size=4)), min_size=1, max_size=20),
+    st.randoms(use_true_random=False),
+)
 def test_question_level_invariants(rows, rnd):
     preds = [p for p, _ in rows]
     refs = [g for _, g in rows]
     r = compute_question_level(preds, refs, percent=False)
-    for p, rc, f, tp, fp, fn in zip(r.precision_scores, r.recall_scores, r.f1_scores, r.true_positives,
-                                    r.false_positives, r.false_negatives):
+    for p, rc, f, tp, fp, fn in zip(
+        r.precision_scores,
+        r.recall_scores,
+        r.f1_scores,
+        r.true_positives,
+        r.false_positives,
+        r.false_negatives,
+    ):
         assert 0 <= p <= 1 and 0 <= rc <= 1 and 0 <= f <= 1 and min(tp, fp, fn) >= 0
     shuffled = [rnd.sample(p, len(p)) + p[:1] for p in preds]  # order and duplicates do not matter
     assert compute_question_level(shuffled, refs, percent=False).f1_scores == r.f1_scores
@@ -168,9 +216,20 @@ def test_question_level_invariants(rows, rnd):
 
 
 @SETTINGS
-@given(st.lists(st.lists(st.tuples(st.one_of(TEXT, st.just("CANNOTANSWER")),
-                                   st.lists(st.one_of(TEXT, st.just("CANNOTANSWER")), min_size=1, max_size=4)),
-                         min_size=1, max_size=4), min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.one_of(TEXT, st.just("CANNOTANSWER")),
+                st.lists(st.one_of(TEXT, st.just("CANNOTANSWER")), min_size=1, max_size=4),
+            ),
+            min_size=1,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_quac_equals_oracle(dialogs):
     rows = [(str(d), p, refs) for d, turns in enumerate(dialogs) for p, refs in turns]
     random.Random(0).shuffle(rows)

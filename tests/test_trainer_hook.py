@@ -62,8 +62,14 @@ PAIRS = [
 ]
 # gold alternatives that differ from what the model learnt, so that scores are not all 1
 GOLDS = [
-    ["Coca Cola", "Coca Cola Company"], ["12/15/88"], ["Dr. Lobo", "Dear Dr. Lobo"], ["Paris, France"],
-    ["dark blue"], ["3", "three"], ["in 1990"], ["Thomas More"],
+    ["Coca Cola", "Coca Cola Company"],
+    ["12/15/88"],
+    ["Dr. Lobo", "Dear Dr. Lobo"],
+    ["Paris, France"],
+    ["dark blue"],
+    ["3", "three"],
+    ["in 1990"],
+    ["Thomas More"],
 ]
 
 
@@ -74,20 +80,47 @@ def tiny(tmp_path_factory) -> dict[str, Any]:
     backend = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     backend.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", eos_token="</s>",
-                                        unk_token="<unk>")
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=backend, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
+    )
     torch.manual_seed(0)
-    config = T5Config(vocab_size=len(vocab), d_model=32, d_ff=64, num_layers=1, num_decoder_layers=1, num_heads=2,
-                      d_kv=16, decoder_start_token_id=0, pad_token_id=0, eos_token_id=1, dropout_rate=0.0)
+    config = T5Config(
+        vocab_size=len(vocab),
+        d_model=32,
+        d_ff=64,
+        num_layers=1,
+        num_decoder_layers=1,
+        num_heads=2,
+        d_kv=16,
+        decoder_start_token_id=0,
+        pad_token_id=0,
+        eos_token_id=1,
+        dropout_rate=0.0,
+    )
     model = T5ForConditionalGeneration(config)
-    dataset = [{"input_ids": tokenizer(q)["input_ids"], "labels": tokenizer(a)["input_ids"]} for q, a in PAIRS]
+    dataset = [
+        {"input_ids": tokenizer(q)["input_ids"], "labels": tokenizer(a)["input_ids"]} for q, a in PAIRS
+    ]
     out = tmp_path_factory.mktemp("trainer")
     args = Seq2SeqTrainingArguments(
-        output_dir=str(out), use_cpu=True, report_to="none", disable_tqdm=True, save_strategy="no",
-        logging_strategy="no", per_device_train_batch_size=8, learning_rate=1e-2, max_steps=40, seed=0,
+        output_dir=str(out),
+        use_cpu=True,
+        report_to="none",
+        disable_tqdm=True,
+        save_strategy="no",
+        logging_strategy="no",
+        per_device_train_batch_size=8,
+        learning_rate=1e-2,
+        max_steps=40,
+        seed=0,
     )
-    Seq2SeqTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer,
-                   data_collator=DataCollatorForSeq2Seq(tokenizer, model=model)).train()
+    Seq2SeqTrainer(
+        model=model,
+        args=args,
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
+    ).train()
     model.eval()
     return {"tokenizer": tokenizer, "model": model, "dataset": dataset, "out": out}
 
@@ -106,21 +139,34 @@ class Spy:
 
 def evaluate_with(tiny: dict[str, Any], hook: Any, *, batch: bool, batch_size: int = 3) -> dict[str, float]:
     args = Seq2SeqTrainingArguments(
-        output_dir=str(tiny["out"]), use_cpu=True, report_to="none", disable_tqdm=True, save_strategy="no",
-        predict_with_generate=True, generation_max_length=8, per_device_eval_batch_size=batch_size,
+        output_dir=str(tiny["out"]),
+        use_cpu=True,
+        report_to="none",
+        disable_tqdm=True,
+        save_strategy="no",
+        predict_with_generate=True,
+        generation_max_length=8,
+        per_device_eval_batch_size=batch_size,
         batch_eval_metrics=batch,
     )
     # the Trainer inspects the signature for `compute_result` in batch mode
     if batch:
+
         def compute_metrics(eval_pred, compute_result):
             return hook(eval_pred, compute_result)
     else:
+
         def compute_metrics(eval_pred):
             return hook(eval_pred)
-    trainer = Seq2SeqTrainer(model=tiny["model"], args=args, eval_dataset=tiny["dataset"],
-                             processing_class=tiny["tokenizer"],
-                             data_collator=DataCollatorForSeq2Seq(tiny["tokenizer"], model=tiny["model"]),
-                             compute_metrics=compute_metrics)
+
+    trainer = Seq2SeqTrainer(
+        model=tiny["model"],
+        args=args,
+        eval_dataset=tiny["dataset"],
+        processing_class=tiny["tokenizer"],
+        data_collator=DataCollatorForSeq2Seq(tiny["tokenizer"], model=tiny["model"]),
+        compute_metrics=compute_metrics,
+    )
     return trainer.evaluate()
 
 
@@ -144,8 +190,9 @@ def modules():
 
 @pytest.mark.parametrize("batch", [False, True], ids=["all-at-once", "batch_eval_metrics"])
 def test_seq2seq_hook_equals_core_on_decoded_strings(tiny, modules, batch):
-    spy = Spy(MetricHook(tiny["tokenizer"], modules, references=GOLDS,
-                         compute_kwargs={"anls": {"threshold": 0.4}}))
+    spy = Spy(
+        MetricHook(tiny["tokenizer"], modules, references=GOLDS, compute_kwargs={"anls": {"threshold": 0.4}})
+    )
     metrics = evaluate_with(tiny, spy, batch=batch)
     assert [c[1] for c in spy.calls] == ([False, False, True] if batch else [None])  # 8 rows, batches of 3
     preds = decoded(tiny["tokenizer"], [c[0].predictions for c in spy.calls])
@@ -153,9 +200,13 @@ def test_seq2seq_hook_equals_core_on_decoded_strings(tiny, modules, batch):
     anls = compute_anls(preds, GOLDS, threshold=0.4)
     f1 = compute_token_f1(preds, GOLDS)
     want = {
-        "eval_anls": anls.anls, "eval_exact_match": f1.exact_match, "eval_f1": f1.f1,
-        "eval_precision": f1.precision, "eval_recall": f1.recall,
-        "eval_meteor": compute_meteor(preds, GOLDS).meteor, "eval_cider": compute_cider(preds, GOLDS).cider,
+        "eval_anls": anls.anls,
+        "eval_exact_match": f1.exact_match,
+        "eval_f1": f1.f1,
+        "eval_precision": f1.precision,
+        "eval_recall": f1.recall,
+        "eval_meteor": compute_meteor(preds, GOLDS).meteor,
+        "eval_cider": compute_cider(preds, GOLDS).cider,
         "eval_one_minus_ned": compute_one_minus_ned(preds, GOLDS).one_minus_ned,
         "eval_cer": compute_one_minus_ned(preds, GOLDS).cer,
     }
@@ -167,14 +218,17 @@ def test_seq2seq_hook_equals_core_on_decoded_strings(tiny, modules, batch):
 
 
 def test_labels_are_the_default_gold(tiny, modules):
-    spy = Spy(MetricHook(tiny["tokenizer"], {"anls": modules["anls"], "one_minus_ned": modules["one_minus_ned"]}))
+    spy = Spy(
+        MetricHook(tiny["tokenizer"], {"anls": modules["anls"], "one_minus_ned": modules["one_minus_ned"]})
+    )
     metrics = evaluate_with(tiny, spy, batch=True, batch_size=5)
     preds = decoded(tiny["tokenizer"], [c[0].predictions for c in spy.calls])
     labels = decoded(tiny["tokenizer"], [c[0].label_ids for c in spy.calls])
     assert labels == [a for _, a in PAIRS]
     assert metrics["eval_anls"] == pytest.approx(compute_anls(preds, labels).anls, abs=1e-12)
-    assert metrics["eval_one_minus_ned"] == pytest.approx(compute_one_minus_ned(preds, labels).one_minus_ned,
-                                                          abs=1e-12)
+    assert metrics["eval_one_minus_ned"] == pytest.approx(
+        compute_one_minus_ned(preds, labels).one_minus_ned, abs=1e-12
+    )
 
 
 def test_streaming_hook_resets_between_evaluations(tiny, modules):
@@ -187,8 +241,14 @@ def test_streaming_hook_resets_between_evaluations(tiny, modules):
 
 def _span_model(vocab_size: int):
     torch.manual_seed(1)
-    config = BertConfig(vocab_size=vocab_size, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                        intermediate_size=32, max_position_embeddings=32)
+    config = BertConfig(
+        vocab_size=vocab_size,
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=32,
+    )
     return BertForQuestionAnswering(config).eval()
 
 
@@ -199,41 +259,65 @@ def test_extractive_span_recipe(tiny, batch):
     for q, a in PAIRS:
         ids = tokenizer(q)["input_ids"]
         answer = tokenizer(a, add_special_tokens=False)["input_ids"]
-        start = next(i for i in range(len(ids)) if ids[i:i + len(answer)] == answer)
-        rows.append({"input_ids": ids, "attention_mask": [1] * len(ids), "start_positions": start,
-                     "end_positions": start + len(answer) - 1})
+        start = next(i for i in range(len(ids)) if ids[i : i + len(answer)] == answer)
+        rows.append(
+            {
+                "input_ids": ids,
+                "attention_mask": [1] * len(ids),
+                "start_positions": start,
+                "end_positions": start + len(answer) - 1,
+            }
+        )
     model = _span_model(len(tokenizer))
     hook = Spy(extractive_qa_hook(tokenizer, spans=True))
-    args = TrainingArguments(output_dir=str(tiny["out"]), use_cpu=True, report_to="none", disable_tqdm=True,
-                             per_device_eval_batch_size=3, include_for_metrics=["inputs"], batch_eval_metrics=batch,
-                             label_names=["start_positions", "end_positions"])
+    args = TrainingArguments(
+        output_dir=str(tiny["out"]),
+        use_cpu=True,
+        report_to="none",
+        disable_tqdm=True,
+        per_device_eval_batch_size=3,
+        include_for_metrics=["inputs"],
+        batch_eval_metrics=batch,
+        label_names=["start_positions", "end_positions"],
+    )
 
     def collate(batch_rows):
         width = max(len(r["input_ids"]) for r in batch_rows)
         return {
-            "input_ids": torch.tensor([r["input_ids"] + [0] * (width - len(r["input_ids"])) for r in batch_rows]),
-            "attention_mask": torch.tensor([r["attention_mask"] + [0] * (width - len(r["input_ids"]))
-                                            for r in batch_rows]),
+            "input_ids": torch.tensor(
+                [r["input_ids"] + [0] * (width - len(r["input_ids"])) for r in batch_rows]
+            ),
+            "attention_mask": torch.tensor(
+                [r["attention_mask"] + [0] * (width - len(r["input_ids"])) for r in batch_rows]
+            ),
             "start_positions": torch.tensor([r["start_positions"] for r in batch_rows]),
             "end_positions": torch.tensor([r["end_positions"] for r in batch_rows]),
         }
 
     if batch:
+
         def compute_metrics(eval_pred, compute_result):
             return hook(eval_pred, compute_result)
     else:
+
         def compute_metrics(eval_pred):
             return hook(eval_pred)
-    metrics = Trainer(model=model, args=args, eval_dataset=rows, data_collator=collate,
-                      compute_metrics=compute_metrics).evaluate()
+
+    metrics = Trainer(
+        model=model, args=args, eval_dataset=rows, data_collator=collate, compute_metrics=compute_metrics
+    ).evaluate()
     preds, golds = [], []
     for eval_pred, _ in hook.calls:
         inputs = eval_pred.inputs["input_ids"] if isinstance(eval_pred.inputs, dict) else eval_pred.inputs
         preds += span_answers(*eval_pred.predictions[:2], inputs, tokenizer)
         starts, ends = (np.asarray(x.cpu() if hasattr(x, "cpu") else x) for x in eval_pred.label_ids)
-        golds += decoded(tokenizer, [np.asarray(inputs.cpu() if hasattr(inputs, "cpu") else inputs)[i:i + 1,
-                                                                                                  s:e + 1]
-                                     for i, (s, e) in enumerate(zip(starts, ends))])
+        golds += decoded(
+            tokenizer,
+            [
+                np.asarray(inputs.cpu() if hasattr(inputs, "cpu") else inputs)[i : i + 1, s : e + 1]
+                for i, (s, e) in enumerate(zip(starts, ends))
+            ],
+        )
     assert golds == [a for _, a in PAIRS]
     f1 = compute_token_f1(preds, golds)
     assert metrics["eval_f1"] == pytest.approx(f1.f1, abs=1e-12)
@@ -276,7 +360,8 @@ def test_hook_keys_and_errors(tiny, modules):
     assert hook(pred) == {"a_anls": 1.0, "b_anls": 1.0}  # the same key twice: prefixed by name
     with pytest.raises(ValueError, match="2 references given, but the evaluation has more rows"):
         MetricHook(tok, {"anls": modules["anls"]}, references=[["x"], ["y"]])(
-            EvalPrediction(predictions=np.vstack([ids, ids]), label_ids=np.vstack([ids, ids])), False)
+            EvalPrediction(predictions=np.vstack([ids, ids]), label_ids=np.vstack([ids, ids])), False
+        )
     with pytest.raises(ValueError, match="compute_kwargs for unknown"):
         MetricHook(tok, {"anls": modules["anls"]}, compute_kwargs={"bleu": {}})
     with pytest.raises(ValueError, match="include_for_metrics"):

@@ -66,14 +66,18 @@ def answer_text(value: Any, task: str, where: str) -> str:
         value = [value]
     if not isinstance(value, (list, tuple)):
         raise fail(
-            task, f"`{where}` must be a str or a list of typed parts, got {_typename(value)} ({value!r:.60})", TypeError
+            task,
+            f"`{where}` must be a str or a list of typed parts, got {_typename(value)} ({value!r:.60})",
+            TypeError,
         )
     part = _first_text_part(value, task, where)
     if part is None:
         return ""
     content = part["content"]
     if not isinstance(content, str):
-        raise fail(task, f"`{where}`: the text part's 'content' must be a str, got {_typename(content)}", TypeError)
+        raise fail(
+            task, f"`{where}`: the text part's 'content' must be a str, got {_typename(content)}", TypeError
+        )
     return content
 
 
@@ -97,7 +101,8 @@ def gold_answers(value: Any, task: str, where: str) -> list[str]:
         value = [content] if isinstance(content, str) else content
         if not isinstance(value, (list, tuple)):
             raise fail(
-                task, f"`{where}`: the text part's 'content' must be a str or a list of str, got {_typename(content)}",
+                task,
+                f"`{where}`: the text part's 'content' must be a str or a list of str, got {_typename(content)}",
                 TypeError,
             )
     golds = list(value)

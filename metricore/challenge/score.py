@@ -148,11 +148,16 @@ def _score_task(task: TaskSpec, data: dict[str, Any]) -> tuple[TaskOutcome, Lite
         return TaskOutcome(score, {}), "given"
     metric = TASK_METRICS[task.metric]
     if metric.scorer is None:
-        raise fail(task.name, f"metric {task.metric!r} takes only a given `score`, got {', '.join(map(repr, data))}")
+        raise fail(
+            task.name, f"metric {task.metric!r} takes only a given `score`, got {', '.join(map(repr, data))}"
+        )
     if metric.inputs & {"predictions", "references"} and not metric.components:
         missing = [k for k in ("predictions", "references") if k not in data]
         if missing:
-            raise fail(task.name, f"needs `score` or `predictions` + `references` (missing {', '.join(map(repr, missing))})")
+            raise fail(
+                task.name,
+                f"needs `score` or `predictions` + `references` (missing {', '.join(map(repr, missing))})",
+            )
     outcome = metric.scorer(task.name, task.config or "", task.options, data)
     if not math.isfinite(outcome.score):
         raise fail(task.name, f"the score is not finite ({outcome.score})")
@@ -183,7 +188,9 @@ def score_challenge(
     spec = load_challenge(challenge)
     check_choice(missing, MISSING_POLICIES, _METRIC, "missing")
     if not isinstance(inputs, Mapping):
-        raise TypeError(f"{_METRIC}: `inputs` must be a mapping from task name to input, got {type(inputs).__name__}")
+        raise TypeError(
+            f"{_METRIC}: `inputs` must be a mapping from task name to input, got {type(inputs).__name__}"
+        )
     names = set(spec.task_names)
     unknown = [k for k in inputs if k not in names]
     if unknown:
@@ -206,10 +213,21 @@ def score_challenge(
         score = outcome.score
         eligible = None if task.threshold is None else score >= task.threshold
         results[task.name] = TaskResult(
-            task=task.name, group=task.group, metric=task.metric, config=task.config, score=score,
-            weight=task.weight, contribution=task.weight * score, threshold=task.threshold, eligible=eligible,
-            source=source, components=dict(outcome.components), n=outcome.n,
-            ids=outcome.ids, item_scores=outcome.item_scores, signatures=dict(outcome.signatures),
+            task=task.name,
+            group=task.group,
+            metric=task.metric,
+            config=task.config,
+            score=score,
+            weight=task.weight,
+            contribution=task.weight * score,
+            threshold=task.threshold,
+            eligible=eligible,
+            source=source,
+            components=dict(outcome.components),
+            n=outcome.n,
+            ids=outcome.ids,
+            item_scores=outcome.item_scores,
+            signatures=dict(outcome.signatures),
         )
     group_sums = {g: math.fsum(t.score for t in results.values() if t.group == g) for g in spec.groups}
     integral = math.fsum(t.contribution for t in results.values())
@@ -269,7 +287,9 @@ def split_submission(
     spec = load_challenge(challenge)
     for name, value in (("predictions", predictions), ("references", references), ("task_ids", task_ids)):
         if not isinstance(value, Mapping):
-            raise TypeError(f"{_METRIC}: `{name}` must be a dict from sample id to its entry, got {type(value).__name__}")
+            raise TypeError(
+                f"{_METRIC}: `{name}` must be a dict from sample id to its entry, got {type(value).__name__}"
+            )
     by_id = _task_by_id(spec)
     preds = {str(k): v for k, v in predictions.items()}
     refs = {str(k): v for k, v in references.items()}
@@ -279,7 +299,9 @@ def split_submission(
         key = str(task_id) if not isinstance(task_id, bool) else repr(task_id)
         if key not in by_id:
             known = ", ".join(repr(t) for t in by_id)
-            raise ValueError(f"{_METRIC}: `task_ids[{sid!r}]` is {task_id!r}, not a task of {spec.name!r} ({known})")
+            raise ValueError(
+                f"{_METRIC}: `task_ids[{sid!r}]` is {task_id!r}, not a task of {spec.name!r} ({known})"
+            )
         task = spec.task(by_id[key])
         if sid not in refs:
             raise fail(task.name, f"mismatched ids: sample {sid!r} has no entry in `references`")
@@ -296,7 +318,9 @@ def split_submission(
         extra = [k for k in side if k not in labelled]
         if extra:
             shown = ", ".join(map(repr, extra[:5]))
-            raise ValueError(f"{_METRIC}: mismatched ids: `{name}` has id(s) {shown} without a task in `task_ids`")
+            raise ValueError(
+                f"{_METRIC}: mismatched ids: `{name}` has id(s) {shown} without a task in `task_ids`"
+            )
     return out
 
 
@@ -310,7 +334,9 @@ def submission_inputs(
     """:func:`split_submission` merged with ``extra`` (task name -> more inputs: a hidden
     task's score, embeddings, features or sub-scores); a field given twice is an error."""
     spec = load_challenge(challenge)
-    merged: dict[str, Any] = {name: dict(v) for name, v in split_submission(predictions, references, task_ids, spec).items()}
+    merged: dict[str, Any] = {
+        name: dict(v) for name, v in split_submission(predictions, references, task_ids, spec).items()
+    }
     for name, value in (extra or {}).items():
         if name not in spec.task_names:
             spec.task(name)  # raises: unknown task
@@ -320,10 +346,16 @@ def submission_inputs(
             merged[name] = value  # a given score needs no sample ids
             continue
         if not isinstance(value, Mapping):
-            raise fail(name, "has answers in the submission files; its `extra` entry must be a mapping of more inputs")
+            raise fail(
+                name,
+                "has answers in the submission files; its `extra` entry must be a mapping of more inputs",
+            )
         clash = sorted(set(value) & set(merged[name]))
         if clash:
-            raise fail(name, f"input field(s) {', '.join(map(repr, clash))} given both in the submission and in `extra`")
+            raise fail(
+                name,
+                f"input field(s) {', '.join(map(repr, clash))} given both in the submission and in `extra`",
+            )
         merged[name].update(value)
     return merged
 
@@ -340,7 +372,9 @@ def score_submission(
     """Score the challenge's own whole-submission files (see :func:`split_submission`), with
     ``extra`` inputs per task (hidden scores, image embeddings/features or sub-scores)."""
     spec = load_challenge(challenge)
-    return score_challenge(submission_inputs(predictions, references, task_ids, extra, spec), spec, missing=missing)
+    return score_challenge(
+        submission_inputs(predictions, references, task_ids, extra, spec), spec, missing=missing
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -375,7 +409,9 @@ def inputs_from_rows(predictions: list[Any], references: list[Any]) -> dict[str,
         data = {f: v for f, v in row.items() if f != "task"}
         if ref is not None:
             if "references" in data:
-                raise fail(name, f"`predictions[{k}]` has a 'references' field; give references in `references[{k}]`")
+                raise fail(
+                    name, f"`predictions[{k}]` has a 'references' field; give references in `references[{k}]`"
+                )
             data["references"] = ref
         out[name] = data
     return out

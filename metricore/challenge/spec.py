@@ -96,7 +96,9 @@ class ChallengeSpec:
         for t in self.tasks:
             if t.name == name:
                 return t
-        raise fail(None, f"unknown task {name!r}; tasks of {self.name!r}: {', '.join(map(repr, self.task_names))}")
+        raise fail(
+            None, f"unknown task {name!r}; tasks of {self.name!r}: {', '.join(map(repr, self.task_names))}"
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The spec as plain data (loading it again gives an equal spec)."""
@@ -124,11 +126,18 @@ def _weight(value: Any, spec: str, task: str) -> float:
         try:
             number = float(Fraction(value.strip()))
         except (ValueError, ZeroDivisionError):
-            raise _err(spec, task, f"field `weight` {value!r} is not a number or a fraction like '1/15'") from None
+            raise _err(
+                spec, task, f"field `weight` {value!r} is not a number or a fraction like '1/15'"
+            ) from None
     elif isinstance(value, numbers.Real) and not isinstance(value, bool):
         number = float(value)
     else:
-        raise _err(spec, task, f"field `weight` must be a number or a fraction string, got {type(value).__name__}", TypeError)
+        raise _err(
+            spec,
+            task,
+            f"field `weight` must be a number or a fraction string, got {type(value).__name__}",
+            TypeError,
+        )
     if not math.isfinite(number) or number < 0:
         raise _err(spec, task, f"field `weight` must be a finite number >= 0, got {number}")
     return number
@@ -138,7 +147,9 @@ def _threshold(value: Any, spec: str, task: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise _err(spec, task, f"field `threshold` must be a number in [0, 1], got {type(value).__name__}", TypeError)
+        raise _err(
+            spec, task, f"field `threshold` must be a number in [0, 1], got {type(value).__name__}", TypeError
+        )
     number = float(value)
     if not 0.0 <= number <= 1.0:
         raise _err(spec, task, f"field `threshold` must be in [0, 1], got {number}")
@@ -151,20 +162,27 @@ def _task(name: str, raw: Any, spec: str) -> TaskSpec:
     unknown = sorted(set(map(str, raw)) - _TASK_FIELDS)
     if unknown:
         raise _err(
-            spec, name, f"unknown field(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(sorted(_TASK_FIELDS))}"
+            spec,
+            name,
+            f"unknown field(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(sorted(_TASK_FIELDS))}",
         )
     if "weight" not in raw:
         raise _err(spec, name, "missing field `weight`")
     metric_name = _text(raw.get("metric", "score"), spec, name, "metric")
     metric = TASK_METRICS.get(metric_name)
     if metric is None:
-        raise _err(spec, name, f"field `metric`: unknown metric {metric_name!r}; allowed: {', '.join(map(repr, TASK_METRICS))}")
+        raise _err(
+            spec,
+            name,
+            f"field `metric`: unknown metric {metric_name!r}; allowed: {', '.join(map(repr, TASK_METRICS))}",
+        )
     config = raw.get("config")
     if metric.configs:
         config = metric.configs[0] if config is None else _text(config, spec, name, "config")
         if config not in metric.configs:
             raise _err(
-                spec, name,
+                spec,
+                name,
                 f"field `config`: unknown config {config!r} for metric {metric_name!r}; allowed: "
                 + ", ".join(map(repr, metric.configs)),
             )
@@ -182,7 +200,12 @@ def _task(name: str, raw: Any, spec: str) -> TaskSpec:
     task_id = raw.get("task_id")
     if task_id is not None:
         if isinstance(task_id, bool) or not isinstance(task_id, (str, int)):
-            raise _err(spec, name, f"field `task_id` must be a str or an int, got {type(task_id).__name__}", TypeError)
+            raise _err(
+                spec,
+                name,
+                f"field `task_id` must be a str or an int, got {type(task_id).__name__}",
+                TypeError,
+            )
         task_id = str(task_id)
     return TaskSpec(
         name=name,
@@ -212,7 +235,11 @@ def _from_mapping(raw: Any) -> ChallengeSpec:
     label = raw.get("name") if isinstance(raw.get("name"), str) else "?"
     unknown = sorted(set(map(str, raw)) - _TOP_FIELDS)
     if unknown:
-        raise _err(label, None, f"unknown field(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(sorted(_TOP_FIELDS))}")
+        raise _err(
+            label,
+            None,
+            f"unknown field(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(sorted(_TOP_FIELDS))}",
+        )
     if "name" not in raw:
         raise _err(label, None, "missing field `name`")
     name = _text(raw["name"], label, None, "name")
@@ -238,7 +265,12 @@ def _from_mapping(raw: Any) -> ChallengeSpec:
             if not isinstance(task_name, str):
                 raise _err(name, None, f"task names must be str, got {type(task_name).__name__}", TypeError)
     else:
-        raise _err(name, None, f"field `tasks` must be a mapping (or a list), got {type(tasks_raw).__name__}", TypeError)
+        raise _err(
+            name,
+            None,
+            f"field `tasks` must be a mapping (or a list), got {type(tasks_raw).__name__}",
+            TypeError,
+        )
     if not pairs:
         raise _err(name, None, "field `tasks` is empty")
     tasks = tuple(_task(task_name, t, name) for task_name, t in pairs)
@@ -246,7 +278,9 @@ def _from_mapping(raw: Any) -> ChallengeSpec:
     for t in tasks:
         if t.task_id is not None:
             if t.task_id in ids:
-                raise _err(name, t.name, f"field `task_id` {t.task_id!r} is also the task_id of {ids[t.task_id]!r}")
+                raise _err(
+                    name, t.name, f"field `task_id` {t.task_id!r} is also the task_id of {ids[t.task_id]!r}"
+                )
             ids[t.task_id] = t.name
     spec = ChallengeSpec(
         name=name,
@@ -255,7 +289,9 @@ def _from_mapping(raw: Any) -> ChallengeSpec:
         reference=_text(raw.get("reference", ""), name, None, "reference"),
         description=_text(raw.get("description", ""), name, None, "description"),
     )
-    return ChallengeSpec(spec.name, spec.tasks, spec.title, spec.reference, spec.description, _digest(spec.as_dict()))
+    return ChallengeSpec(
+        spec.name, spec.tasks, spec.title, spec.reference, spec.description, _digest(spec.as_dict())
+    )
 
 
 def parse_spec_text(text: str, fmt: str = "auto") -> Any:
@@ -269,7 +305,9 @@ def parse_spec_text(text: str, fmt: str = "auto") -> Any:
     try:
         import yaml
     except ImportError:
-        raise ImportError(f"{_METRIC}: YAML specs need PyYAML (`pip install pyyaml`); or write the spec in JSON") from None
+        raise ImportError(
+            f"{_METRIC}: YAML specs need PyYAML (`pip install pyyaml`); or write the spec in JSON"
+        ) from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as err:
@@ -319,5 +357,11 @@ def load_challenge(source: Any = "fbc2") -> ChallengeSpec:
 def _from_file(path: Path) -> ChallengeSpec:
     if not path.is_file():
         raise ValueError(f"{_METRIC}: no challenge spec file at {str(path)!r}")
-    fmt = "json" if path.suffix.lower() == ".json" else "yaml" if path.suffix.lower() in (".yaml", ".yml") else "auto"
+    fmt = (
+        "json"
+        if path.suffix.lower() == ".json"
+        else "yaml"
+        if path.suffix.lower() in (".yaml", ".yml")
+        else "auto"
+    )
     return _from_mapping(parse_spec_text(path.read_text("utf-8"), fmt))

@@ -154,7 +154,9 @@ def _meteor(task: str, config: str, options: Mapping[str, Any], data: Mapping[st
     ids, preds, golds = text_columns(data["predictions"], data["references"], task)
     with _as_task(task):
         r = compute_meteor(preds, golds, variant=config, **options)
-    return TaskOutcome(r.meteor, {"meteor": r.meteor}, len(r.scores), ids, list(r.scores), {"meteor": r.signature})
+    return TaskOutcome(
+        r.meteor, {"meteor": r.meteor}, len(r.scores), ids, list(r.scores), {"meteor": r.signature}
+    )
 
 
 def _ned(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
@@ -162,7 +164,11 @@ def _ned(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, 
     with _as_task(task):
         r = compute_one_minus_ned(preds, golds, **options)
     return TaskOutcome(
-        r.one_minus_ned, {"one_minus_ned": r.one_minus_ned}, len(r.scores), ids, list(r.scores),
+        r.one_minus_ned,
+        {"one_minus_ned": r.one_minus_ned},
+        len(r.scores),
+        ids,
+        list(r.scores),
         {"one_minus_ned": r.signature},
     )
 
@@ -245,7 +251,9 @@ def _sample_ids(task: str, value: Any) -> list[str] | None:
     return ids
 
 
-def _image_generation(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
+def _image_generation(
+    task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]
+) -> TaskOutcome:
     cap = float(options.get("fid_cap", DEFAULT_FID_CAP))
     kind = options.get("clip", "cosine")
     ids = _sample_ids(task, data.get("ids"))
@@ -255,7 +263,9 @@ def _image_generation(task: str, config: str, options: Mapping[str, Any], data: 
     sigs = dict(sigs)
     if "generated_features" in data:
         sigs["fid"] = "fid|pytorch-fid formula"
-    return TaskOutcome(score, {"clip": clip, "fid": fid}, None if items is None else len(items), ids, items, sigs)
+    return TaskOutcome(
+        score, {"clip": clip, "fid": fid}, None if items is None else len(items), ids, items, sigs
+    )
 
 
 def _meteor_clip(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
@@ -292,32 +302,61 @@ _METEOR_OPTIONS = frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer", 
 TASK_METRICS: dict[str, TaskMetric] = {
     m.name: m
     for m in (
-        TaskMetric("score", "a precomputed score in [0, 1] (hidden tasks)", (), frozenset(), frozenset(), (), None),
         TaskMetric(
-            "token_f1", "token F1 / exact match (metricore.compute_token_f1)", tuple(TOKEN_F1_VARIANTS),
-            frozenset({"score", "language"}), _TEXT, (), _token_f1,
+            "score", "a precomputed score in [0, 1] (hidden tasks)", (), frozenset(), frozenset(), (), None
         ),
         TaskMetric(
-            "meteor", "METEOR (metricore.compute_meteor)", tuple(METEOR_VARIANTS), _METEOR_OPTIONS, _TEXT, (),
+            "token_f1",
+            "token F1 / exact match (metricore.compute_token_f1)",
+            tuple(TOKEN_F1_VARIANTS),
+            frozenset({"score", "language"}),
+            _TEXT,
+            (),
+            _token_f1,
+        ),
+        TaskMetric(
+            "meteor",
+            "METEOR (metricore.compute_meteor)",
+            tuple(METEOR_VARIANTS),
+            _METEOR_OPTIONS,
+            _TEXT,
+            (),
             _meteor,
         ),
         TaskMetric(
-            "one_minus_ned", "1-NED (metricore.compute_one_minus_ned)", ("icdar2019",),
-            frozenset({"empty_pair", "lowercase", "nfkc"}), _TEXT, (), _ned,
+            "one_minus_ned",
+            "1-NED (metricore.compute_one_minus_ned)",
+            ("icdar2019",),
+            frozenset({"empty_pair", "lowercase", "nfkc"}),
+            _TEXT,
+            (),
+            _ned,
         ),
         TaskMetric(
-            "anls", "ANLS (metricore.compute_anls)", tuple(ANLS_VARIANTS), frozenset({"threshold"}), _TEXT, (),
+            "anls",
+            "ANLS (metricore.compute_anls)",
+            tuple(ANLS_VARIANTS),
+            frozenset({"threshold"}),
+            _TEXT,
+            (),
             _anls,
         ),
         TaskMetric(
-            "image_generation", "(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2", ("fbc2",),
+            "image_generation",
+            "(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2",
+            ("fbc2",),
             frozenset({"fid_cap", "clip"}),
             frozenset({"image_embeddings", "text_embeddings", "generated_features", "real_features", "ids"}),
-            ("clip", "fid"), _image_generation,
+            ("clip", "fid"),
+            _image_generation,
         ),
         TaskMetric(
-            "meteor_clip", "(METEOR + CLIP) / 2", ("fbc2_captioning",) + tuple(v for v in METEOR_VARIANTS if v != "fbc2_captioning"),
-            _METEOR_OPTIONS | {"clip"}, _TEXT | {"image_embeddings", "text_embeddings"}, ("meteor", "clip"),
+            "meteor_clip",
+            "(METEOR + CLIP) / 2",
+            ("fbc2_captioning",) + tuple(v for v in METEOR_VARIANTS if v != "fbc2_captioning"),
+            _METEOR_OPTIONS | {"clip"},
+            _TEXT | {"image_embeddings", "text_embeddings"},
+            ("meteor", "clip"),
             _meteor_clip,
         ),
     )
@@ -330,7 +369,10 @@ def check_task_options(task: str, metric: TaskMetric, config: str, options: Mapp
     unknown = sorted(set(options) - metric.options)
     if unknown:
         allowed = ", ".join(repr(o) for o in sorted(metric.options)) or "none"
-        raise fail(task, f"unknown option(s) {', '.join(map(repr, unknown))} for metric {metric.name!r}; allowed: {allowed}")
+        raise fail(
+            task,
+            f"unknown option(s) {', '.join(map(repr, unknown))} for metric {metric.name!r}; allowed: {allowed}",
+        )
     where = f"{_METRIC}: task {task!r}"
     if "score" in options:
         check_choice(options["score"], ("f1", "exact_match"), where, "value of option `score`")

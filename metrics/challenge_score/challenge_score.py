@@ -76,7 +76,10 @@ _BUILTIN = builtin_challenges()
 class ChallengeScore(hf.CoreMetric):
     METRIC = "challenge_score"
     CONFIGS = {**{name: hf.JSON_FEATURES for name in _BUILTIN}, "custom": hf.JSON_FEATURES}
-    COMPUTE_KWARGS = {**{name: frozenset({"missing"}) for name in _BUILTIN}, "custom": frozenset({"missing", "spec"})}
+    COMPUTE_KWARGS = {
+        **{name: frozenset({"missing"}) for name in _BUILTIN},
+        "custom": frozenset({"missing", "spec"}),
+    }
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION

@@ -80,7 +80,9 @@ def score(submission, missing="error"):
     if SUBMISSION_KEYS <= set(submission):
         unknown = sorted(set(submission) - SUBMISSION_KEYS - {"extra"})
         if unknown:
-            raise fail(f"Unknown key(s) {unknown} in the whole submission; allowed: {sorted(SUBMISSION_KEYS | {'extra'})}.")
+            raise fail(
+                f"Unknown key(s) {unknown} in the whole submission; allowed: {sorted(SUBMISSION_KEYS | {'extra'})}."
+            )
         return run_metric("challenge_score", score_submission, **submission, missing=missing)
     return run_metric("challenge_score", score_challenge, submission, missing=missing)
 
@@ -97,11 +99,19 @@ def task_table(result):
         details = " · ".join(f"{k} {v:.4g}" for k, v in t.components.items())
         if t.n is not None:
             details = f"{t.n} sample{'s' if t.n != 1 else ''}" + (f" · {details}" if details else "")
-        rows.append({
-            "task": name, "group": t.group, "metric": t.metric + (f" ({t.config})" if t.config else ""),
-            "score": round(t.score, 4), "weight": round(t.weight, 4), "contribution": round(t.contribution, 4),
-            "eligible": _eligibility(t), "source": t.source, "details": details,
-        })
+        rows.append(
+            {
+                "task": name,
+                "group": t.group,
+                "metric": t.metric + (f" ({t.config})" if t.config else ""),
+                "score": round(t.score, 4),
+                "weight": round(t.weight, 4),
+                "contribution": round(t.contribution, 4),
+                "eligible": _eligibility(t),
+                "source": t.source,
+                "details": details,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -111,19 +121,25 @@ def task_chart(result):
     width, row, left = 640, 22, 130
     height = 28 + row * len(tasks)
     pw = width - left - 60
-    out = [f'<svg class="mc-tasks" viewBox="0 0 {width} {height}" width="100%" style="max-width:{width}px" '
-           'xmlns="http://www.w3.org/2000/svg" font-family="ui-sans-serif, system-ui, sans-serif" font-size="11" '
-           'fill="currentColor"><text x="0" y="14" font-size="13" font-weight="600">Task scores and thresholds</text>']
+    out = [
+        f'<svg class="mc-tasks" viewBox="0 0 {width} {height}" width="100%" style="max-width:{width}px" '
+        'xmlns="http://www.w3.org/2000/svg" font-family="ui-sans-serif, system-ui, sans-serif" font-size="11" '
+        'fill="currentColor"><text x="0" y="14" font-size="13" font-weight="600">Task scores and thresholds</text>'
+    ]
     for i, t in enumerate(tasks):
         y = 24 + i * row
         colour = "#6366f1" if t.eligible is not False else "#dc2626"
         w = max(0.0, min(t.score, 1.0)) * pw
-        out.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(t.task)}</text>'
-                   f'<rect x="{left}" y="{y + 3}" width="{w:.1f}" height="{row - 8}" fill="{colour}" fill-opacity="0.85"/>'
-                   f'<text x="{left + w + 4:.1f}" y="{y + 13}">{t.score:.3f}</text>')
+        out.append(
+            f'<text x="{left - 6}" y="{y + 13}" text-anchor="end">{html.escape(t.task)}</text>'
+            f'<rect x="{left}" y="{y + 3}" width="{w:.1f}" height="{row - 8}" fill="{colour}" fill-opacity="0.85"/>'
+            f'<text x="{left + w + 4:.1f}" y="{y + 13}">{t.score:.3f}</text>'
+        )
         if t.threshold is not None:
             tx = left + t.threshold * pw
-            out.append(f'<line x1="{tx:.1f}" y1="{y + 1}" x2="{tx:.1f}" y2="{y + row - 3}" stroke="#ea580c" stroke-width="2"/>')
+            out.append(
+                f'<line x1="{tx:.1f}" y1="{y + 1}" x2="{tx:.1f}" y2="{y + row - 3}" stroke="#ea580c" stroke-width="2"/>'
+            )
     out.append("</svg>")
     return "".join(out)
 
@@ -150,26 +166,46 @@ def render(api_prefix):
     spec = load_challenge("fbc2")
     gr.Markdown(f"# Challenge score: {spec.name} integral score\n\n{DESCRIPTION}")
     with gr.Row():
-        example = gr.Button("Load the whole-submission example (from the metric card)", elem_classes=["mc-example"])
-        missing = gr.Dropdown(["error", "zero"], value="error", label="a task without input",
-                              info="error, or score it 0 (the leaderboard's view of an unsolved task)")
+        example = gr.Button(
+            "Load the whole-submission example (from the metric card)", elem_classes=["mc-example"]
+        )
+        missing = gr.Dropdown(
+            ["error", "zero"],
+            value="error",
+            label="a task without input",
+            info="error, or score it 0 (the leaderboard's view of an unsolved task)",
+        )
     source = gr.Radio(["JSON", "file"], value="JSON", label="Input from")
-    editor = gr.Code(value=EXAMPLE_JSON, language="json", label="Submission (JSON)", max_lines=16,
-                     elem_classes=["mc-jsonl"])
+    editor = gr.Code(
+        value=EXAMPLE_JSON,
+        language="json",
+        label="Submission (JSON)",
+        max_lines=16,
+        elem_classes=["mc-jsonl"],
+    )
     upload = gr.File(file_types=[".json"], label="JSON file", visible=False, elem_classes=["mc-upload"])
-    source.change(lambda s: [gr.update(visible=s == "JSON"), gr.update(visible=s == "file")], source,
-                  [editor, upload], api_visibility="private")
+    source.change(
+        lambda s: [gr.update(visible=s == "JSON"), gr.update(visible=s == "file")],
+        source,
+        [editor, upload],
+        api_visibility="private",
+    )
     button = gr.Button("Compute", variant="primary", elem_classes=["mc-compute"])
     headline = gr.HTML(css_template=HEADLINE_CSS, js_on_load=None, elem_classes=["mc-headline-box"])
     tasks = gr.Dataframe(label="Per task", interactive=False, wrap=True, elem_classes=["mc-per-sample"])
     chart = gr.HTML(js_on_load=None, elem_classes=["mc-histogram"])
-    signature = gr.Textbox(label="Signature", interactive=False, buttons=["copy"], elem_classes=["mc-signature"])
+    signature = gr.Textbox(
+        label="Signature", interactive=False, buttons=["copy"], elem_classes=["mc-signature"]
+    )
 
     @guarded("challenge_score")
     def run_ui(source_value, text, file, missing_value):
         r = score(_read_submission(source_value, text, file), missing_value)
-        head = {"integral": r.integral, **{f"{g} sum": v for g, v in r.group_sums.items()},
-                "eligible": "yes" if r.eligible else "no"}
+        head = {
+            "integral": r.integral,
+            **{f"{g} sum": v for g, v in r.group_sums.items()},
+            "eligible": "yes" if r.eligible else "no",
+        }
         n = len(r.tasks)
         page = headline_html(head, n, None).replace(f"{n:,} samples", f"{n} tasks")
         return page, task_table(r), task_chart(r), r.signature
@@ -192,8 +228,12 @@ def render(api_prefix):
     return Rendered(run_ui, inputs, outputs)
 
 
-SPEC = CustomSpace(name="challenge_score", title="Challenge score (FusionBrain Challenge 2.0)", render=render,
-                   label="Challenge")
+SPEC = CustomSpace(
+    name="challenge_score",
+    title="Challenge score (FusionBrain Challenge 2.0)",
+    render=render,
+    label="Challenge",
+)
 demo = build_custom_app(SPEC)
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ HERE = Path(__file__).resolve().parent
 NAMES = ("anls", "token_f1", "meteor", "cider", "one_minus_ned", "challenge_score")
 
 # beside this file in a bundle (metricore_hf.bundle), the sibling Space folders in the repository
-APPS = [next((f for f in (HERE / n / "app.py", HERE.parent / n / "app.py") if f.is_file()), None) for n in NAMES]
+APPS = [
+    next((f for f in (HERE / n / "app.py", HERE.parent / n / "app.py") if f.is_file()), None) for n in NAMES
+]
 SPECS = [load_spec(app) for app in APPS if app is not None]
 demo = build_index(
     SPECS,

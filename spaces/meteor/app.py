@@ -20,8 +20,14 @@ NLTK_REF = "It is a guide to action that ensures that the military will forever 
 
 
 def score(predictions, references, variant, alpha, beta, gamma, synonyms, lemmatize=None, confidence=None):
-    options = {"variant": variant, "alpha": alpha, "beta": beta, "gamma": gamma, "synonyms": synonyms,
-               "lemmatize": lemmatize}
+    options = {
+        "variant": variant,
+        "alpha": alpha,
+        "beta": beta,
+        "gamma": gamma,
+        "synonyms": synonyms,
+        "lemmatize": lemmatize,
+    }
     try:
         r = compute_meteor(predictions, references, **options)
         why = [explain_meteor(p, refs, **options).describe() for p, refs in zip(predictions, references)]
@@ -30,12 +36,15 @@ def score(predictions, references, variant, alpha, beta, gamma, synonyms, lemmat
     rows = []
     for p, refs, s, k, w in zip(predictions, references, r.scores, r.best_reference, why):
         alts = [refs] if isinstance(refs, str) else list(refs)
-        rows.append({
-            "prediction": display(p),
-            "best reference": display(alts[k]) + (f"  (#{k + 1} of {len(alts)})" if len(alts) > 1 else ""),
-            "score": s,
-            "why": w,
-        })
+        rows.append(
+            {
+                "prediction": display(p),
+                "best reference": display(alts[k])
+                + (f"  (#{k + 1} of {len(alts)})" if len(alts) > 1 else ""),
+                "score": s,
+                "why": w,
+            }
+        )
     return add_intervals({"METEOR": r.meteor}, r, {"METEOR": "meteor"}, confidence), rows, r.signature
 
 
@@ -54,29 +63,67 @@ SPEC = SpaceSpec(
     variants=tuple(METEOR_VARIANTS),
     params=(
         Param("alpha", "slider", 0.9, label="alpha α", info="weight of precision vs recall in Fmean"),
-        Param("beta", "slider", 3.0, label="beta β", maximum=10.0, step=0.1,
-              info="shape of the fragmentation penalty"),
-        Param("gamma", "slider", 0.5, label="gamma γ", info="maximum fragmentation penalty (0: none)",
-              variant_defaults=(("fbc2_vqa", 0.0),)),
-        Param("synonyms", "dropdown", "wordnet", choices=SYNONYMS,
-              info="synonym stage: WordNet 3.0, a Russian thesaurus (auto / wiki_ru_wordnet) or none",
-              variant_defaults=(("fbc2_captioning", "auto"), ("fbc2_vqa", "auto"))),
-        Param("lemmatize", "checkbox", True, variants=("fbc2_vqa",),
-              info="the challenge's pymorphy lemma of the whole answer"),
+        Param(
+            "beta",
+            "slider",
+            3.0,
+            label="beta β",
+            maximum=10.0,
+            step=0.1,
+            info="shape of the fragmentation penalty",
+        ),
+        Param(
+            "gamma",
+            "slider",
+            0.5,
+            label="gamma γ",
+            info="maximum fragmentation penalty (0: none)",
+            variant_defaults=(("fbc2_vqa", 0.0),),
+        ),
+        Param(
+            "synonyms",
+            "dropdown",
+            "wordnet",
+            choices=SYNONYMS,
+            info="synonym stage: WordNet 3.0, a Russian thesaurus (auto / wiki_ru_wordnet) or none",
+            variant_defaults=(("fbc2_captioning", "auto"), ("fbc2_vqa", "auto")),
+        ),
+        Param(
+            "lemmatize",
+            "checkbox",
+            True,
+            variants=("fbc2_vqa",),
+            info="the challenge's pymorphy lemma of the whole answer",
+        ),
     ),
     examples=(
         Example("NLTK docstring pair (0.6944)", [NLTK_HYP], [[NLTK_REF]]),
-        Example("Stems and WordNet synonyms", ["the cat was sat on the mat", "A dog runs in the park."],
-                [["the cat sat on the mat"], ["a hound is running in a park", "dogs run"]]),
-        Example("Identical sentences keep a penalty (try γ = 0)", ["cat", "the cat sat on the mat"],
-                ["cat", "the cat sat on the mat"]),
-        Example("Russian captioning (fbc2_captioning)",
-                ["Рыжий кот сидит на диване.", "Две собаки бегут по пляжу", "кошки играют"],
-                [["Рыжая кошка сидит на диване", "Кот на диване"], ["Собаки бегают по песчаному пляжу"],
-                 ["кошка играет"]],
-                variant="fbc2_captioning"),
-        Example("VQA answers: numbers and Russian (fbc2_vqa)", ["3", "три кошки", "three", "красная машина"],
-                [["5"], ["3"], ["3", "two"], ["красная машина"]], variant="fbc2_vqa"),
+        Example(
+            "Stems and WordNet synonyms",
+            ["the cat was sat on the mat", "A dog runs in the park."],
+            [["the cat sat on the mat"], ["a hound is running in a park", "dogs run"]],
+        ),
+        Example(
+            "Identical sentences keep a penalty (try γ = 0)",
+            ["cat", "the cat sat on the mat"],
+            ["cat", "the cat sat on the mat"],
+        ),
+        Example(
+            "Russian captioning (fbc2_captioning)",
+            ["Рыжий кот сидит на диване.", "Две собаки бегут по пляжу", "кошки играют"],
+            [
+                ["Рыжая кошка сидит на диване", "Кот на диване"],
+                ["Собаки бегают по песчаному пляжу"],
+                ["кошка играет"],
+            ],
+            variant="fbc2_captioning",
+        ),
+        Example(
+            "VQA answers: numbers and Russian (fbc2_vqa)",
+            ["3", "три кошки", "three", "красная машина"],
+            [["5"], ["3"], ["3", "two"], ["красная машина"]],
+            variant="fbc2_vqa",
+        ),
     ),
     score_fn=score,
     confidence=True,

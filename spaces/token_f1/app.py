@@ -41,7 +41,9 @@ def token_why(pred, gold, norm, rules, has_answer, forced):
             return f"gold answers empty after normalization → 0 | {text}"
         return text
     if rules != "v1":
-        return "both empty after normalization → 1" + ("" if has_answer else " (no answer expected, none given)")
+        return "both empty after normalization → 1" + (
+            "" if has_answer else " (no answer expected, none given)"
+        )
     return "both empty after normalization → F1 0 (v1.1: no overlap), EM 1"
 
 
@@ -52,7 +54,10 @@ def letter_fallback(pred, golds, variant, language):
     found = OPTION_LETTER.search(pred) if spec.letter_fallback and golds else None
     if found is None:
         return None
-    best = max(getattr(token_scores(pred, g, variant=variant, language=language), spec.letter_fallback) for g in golds)
+    best = max(
+        getattr(token_scores(pred, g, variant=variant, language=language), spec.letter_fallback)
+        for g in golds
+    )
     return found.group() if best <= 0.5 else None
 
 
@@ -60,7 +65,10 @@ def squad_family(predictions, references, variant, language, no_answer_threshold
     spec = TOKEN_F1_VARIANTS[variant]
     v2 = spec.rules == "v2"
     r = compute_token_f1(
-        predictions, references, variant=variant, language=language,
+        predictions,
+        references,
+        variant=variant,
+        language=language,
         **({"no_answer_threshold": no_answer_threshold} if v2 else {}),
     )
     if r.ids is not None:  # Hugging Face SQuAD dicts, scored in reference order
@@ -79,13 +87,17 @@ def squad_family(predictions, references, variant, language, no_answer_threshold
         if letter is not None:
             why = f"best {spec.letter_fallback} of the answer ≤ 0.5, so its first option letter '{letter}' is scored | {why}"
         row = {"id": r.ids[k]} if r.ids is not None else {}
-        row.update({
-            "prediction": pred,
-            "best gold": "(no answer)" if v2 and gold == "" and (forced is not None or not has_answer[k]) else gold,
-            "F1": SCALE * f1,
-            "EM": SCALE * em,
-            "why": why,
-        })
+        row.update(
+            {
+                "prediction": pred,
+                "best gold": "(no answer)"
+                if v2 and gold == "" and (forced is not None or not has_answer[k])
+                else gold,
+                "F1": SCALE * f1,
+                "EM": SCALE * em,
+                "why": why,
+            }
+        )
         rows.append(row)
     if v2:
         headline = {k: v for k, v in r.squad_v2.items() if not k.endswith("total")}
@@ -109,17 +121,34 @@ def question_level(predictions, references, normalizer, confidence):
     r = compute_question_level(predictions, references, normalizer=normalizer)
     norm = get_normalizer(normalizer)
     rows = [
-        {"prediction": display(p), "gold": display(g), "F1": SCALE * f1, "EM": SCALE * em,
-         "why": entity_why(p, g, norm)}
+        {
+            "prediction": display(p),
+            "gold": display(g),
+            "F1": SCALE * f1,
+            "EM": SCALE * em,
+            "why": entity_why(p, g, norm),
+        }
         for p, g, f1, em in zip(predictions, references, r.f1_scores, r.exact_match_scores)
     ]
-    headline = {"f1": r.f1, "precision": r.precision, "recall": r.recall, "exact_match": r.exact_match,
-                "micro_f1": r.micro_f1}
+    headline = {
+        "f1": r.f1,
+        "precision": r.precision,
+        "recall": r.recall,
+        "exact_match": r.exact_match,
+        "micro_f1": r.micro_f1,
+    }
     return add_intervals(headline, r, {k: k for k in headline}, confidence), rows, r.signature
 
 
-def score(predictions, references, variant, language=None, no_answer_threshold=None, normalizer=None,
-          confidence=None):
+def score(
+    predictions,
+    references,
+    variant,
+    language=None,
+    no_answer_threshold=None,
+    normalizer=None,
+    confidence=None,
+):
     if variant == "question_level":
         return question_level(predictions, references, normalizer, confidence)
     return squad_family(predictions, references, variant, language, no_answer_threshold, confidence)
@@ -140,34 +169,81 @@ SPEC = SpaceSpec(
     variants=(*TOKEN_F1_VARIANTS, "question_level"),
     structured_variants=("question_level",),
     params=(
-        Param("language", "dropdown", "en", choices=MLQA_LANGUAGES, variants=("mlqa",),
-              info="MLQA normalizer: the language's punctuation and articles; zh: one token per ideograph"),
-        Param("no_answer_threshold", "slider", 1.0, label="no-answer threshold", variants=("squad_v2",),
-              info="questions whose no_answer_probability (SQuAD dict input) is above it count as 'no answer'"),
-        Param("normalizer", "dropdown", "squad", choices=tuple(NORMALIZERS), variants=("question_level",),
-              info="how each entity is normalized before the sets are compared"),
+        Param(
+            "language",
+            "dropdown",
+            "en",
+            choices=MLQA_LANGUAGES,
+            variants=("mlqa",),
+            info="MLQA normalizer: the language's punctuation and articles; zh: one token per ideograph",
+        ),
+        Param(
+            "no_answer_threshold",
+            "slider",
+            1.0,
+            label="no-answer threshold",
+            variants=("squad_v2",),
+            info="questions whose no_answer_probability (SQuAD dict input) is above it count as 'no answer'",
+        ),
+        Param(
+            "normalizer",
+            "dropdown",
+            "squad",
+            choices=tuple(NORMALIZERS),
+            variants=("question_level",),
+            info="how each entity is normalized before the sets are compared",
+        ),
     ),
     examples=(
-        Example("SQuAD: articles, punctuation, partial overlap",
-                ["the big cat sat", "Denver Broncos", "in 1998.", "Saint Bernadette", "cat cat cat"],
-                [["a cat sat down"], ["Denver Broncos", "The Denver Broncos"], ["1998"],
-                 ["Saint Bernadette Soubirous"], ["cat"]]),
-        Example("SQuAD v2: unanswerable questions",
-                ["", "Normans", "France", "", "in the 10th century"],
-                [[], ["The Normans", "Normans"], [], ["10th and 11th centuries"], ["10th century", "the 10th"]],
-                variant="squad_v2"),
-        Example("MLQA German (der/die/das are articles)", ["der Hund bellt", "die Katze", "Berlin, Deutschland"],
-                [["ein Hund bellt laut"], ["Katze"], ["Berlin"]], variant="mlqa", params={"language": "de"}),
-        Example("MLQA Chinese (one token per character)", ["北京大学", "长城。", "上海"],
-                [["北京"], ["长城"], ["上海市", "在上海"]], variant="mlqa", params={"language": "zh"}),
-        Example("FusionBrain TextQA: lemmas, numbers, option letters",
-                ["a) на 0,3 секунды", "A", "b) на секунду", "Авиаконструктора Сухого"],
-                [["a", "на 0,3 секунды", "a на 0,3 секунды"]] * 4, variant="fbc2_textqa"),
-        Example("FusionBrain MathQA: exact match with the letter rule", ["d) -3", "3", "ответ: d"],
-                [["d", "-3", "d -3"]] * 3, variant="fbc2_mathqa"),
-        Example("Question level: list answers as entity sets",
-                [["Paris", "the Lyon"], ["Nice"], [], ["Rome", "Milan"]],
-                [["paris", "Nice", "Lyon"], ["Nice"], [], ["Turin"]], variant="question_level"),
+        Example(
+            "SQuAD: articles, punctuation, partial overlap",
+            ["the big cat sat", "Denver Broncos", "in 1998.", "Saint Bernadette", "cat cat cat"],
+            [
+                ["a cat sat down"],
+                ["Denver Broncos", "The Denver Broncos"],
+                ["1998"],
+                ["Saint Bernadette Soubirous"],
+                ["cat"],
+            ],
+        ),
+        Example(
+            "SQuAD v2: unanswerable questions",
+            ["", "Normans", "France", "", "in the 10th century"],
+            [[], ["The Normans", "Normans"], [], ["10th and 11th centuries"], ["10th century", "the 10th"]],
+            variant="squad_v2",
+        ),
+        Example(
+            "MLQA German (der/die/das are articles)",
+            ["der Hund bellt", "die Katze", "Berlin, Deutschland"],
+            [["ein Hund bellt laut"], ["Katze"], ["Berlin"]],
+            variant="mlqa",
+            params={"language": "de"},
+        ),
+        Example(
+            "MLQA Chinese (one token per character)",
+            ["北京大学", "长城。", "上海"],
+            [["北京"], ["长城"], ["上海市", "在上海"]],
+            variant="mlqa",
+            params={"language": "zh"},
+        ),
+        Example(
+            "FusionBrain TextQA: lemmas, numbers, option letters",
+            ["a) на 0,3 секунды", "A", "b) на секунду", "Авиаконструктора Сухого"],
+            [["a", "на 0,3 секунды", "a на 0,3 секунды"]] * 4,
+            variant="fbc2_textqa",
+        ),
+        Example(
+            "FusionBrain MathQA: exact match with the letter rule",
+            ["d) -3", "3", "ответ: d"],
+            [["d", "-3", "d -3"]] * 3,
+            variant="fbc2_mathqa",
+        ),
+        Example(
+            "Question level: list answers as entity sets",
+            [["Paris", "the Lyon"], ["Nice"], [], ["Rome", "Milan"]],
+            [["paris", "Nice", "Lyon"], ["Nice"], [], ["Turin"]],
+            variant="question_level",
+        ),
     ),
     score_fn=score,
     confidence=True,

@@ -83,7 +83,5 @@ def anls(
     answer_types: Sequence[str | None],
     threshold: float = 0.5,
 ) -> tuple[float, list[float]]:
-    scores = [
-        question_score_dude(g, p, t, threshold) for p, g, t in zip(predictions, golds, answer_types)
-    ]
+    scores = [question_score_dude(g, p, t, threshold) for p, g, t in zip(predictions, golds, answer_types)]
     return sum(scores) / len(scores), scores

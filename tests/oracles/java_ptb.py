@@ -49,8 +49,17 @@ def java_lines(captions: list[str]) -> list[str]:
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8", "surrogatepass"))
         out = subprocess.run(
-            ["java", "-cp", str(JAR), "edu.stanford.nlp.process.PTBTokenizer", "-preserveLines", "-lowerCase", path],
-            capture_output=True, check=True,
+            [
+                "java",
+                "-cp",
+                str(JAR),
+                "edu.stanford.nlp.process.PTBTokenizer",
+                "-preserveLines",
+                "-lowerCase",
+                path,
+            ],
+            capture_output=True,
+            check=True,
         ).stdout.decode("utf-8")
     finally:
         os.remove(path)

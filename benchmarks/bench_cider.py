@@ -85,7 +85,7 @@ def run(n: int = 5000, rounds: int = 3) -> list[dict[str, Any]]:
     from pycocoevalcap.cider.cider import Cider
     from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 
-    import metricore.ptb_tokenize as ptb
+    import metricore.text.ptb_tokenize as ptb
     from metricore import coco_tokenize, compute_cider
     from tests.gen_cider_captions import caption_corpus, fingerprint
 

@@ -20,7 +20,7 @@ Cases:
   and synonym caches emptied, a fresh WordNet synonym source), and once more warm.
 * ``evaluate.load("metrics/meteor").compute`` (loading excluded).
 * WordNet start-up: NLTK's ``WordNetCorpusReader`` (what ``nltk.corpus.wordnet`` builds) vs
-  ``metricore.wordnet.load_wordnet``; time and ``tracemalloc`` peak.
+  ``metricore.lexicon.wordnet.load_wordnet``; time and ``tracemalloc`` peak.
 * Optional: METEOR 1.5 (``pycocoevalcap`` Java jar, needs ``java``) on the same sets, for the
   Pearson/Spearman correlation with the NLTK numbers quoted in the metric card.
 
@@ -80,9 +80,9 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
     from nltk.translate.meteor_score import meteor_score
 
     from metricore import compute_meteor
-    from metricore import wordnet as mwn
-    from metricore.meteor import clear_caches
-    from metricore.synonyms import WordNetSynonyms
+    from metricore.lexicon import wordnet as mwn
+    from metricore.lexicon.synonyms import WordNetSynonyms
+    from metricore.metrics.meteor import clear_caches
     from tests.gen_captions import caption_sets
 
     hyps, refs = caption_sets(n)
@@ -119,7 +119,7 @@ def run(n: int = 5000, meteor15: bool = True, rounds: int = 2) -> list[dict[str,
     )
     rows.append(
         _row(
-            "metricore.wordnet.load_wordnet (NLTK reader, fast index load, no OMW map)",
+            "metricore.lexicon.wordnet.load_wordnet (NLTK reader, fast index load, no OMW map)",
             1,
             ours_load,
             stock_load_s,

@@ -12,15 +12,15 @@ after another, single-threaded; ``seconds`` is the best wall time of ``repeat`` 
 
 Cases, ``n`` items and 1,000 resamples each (``items`` counts items, not resamples):
 
-* mean statistic (per-item scores, e.g. ANLS): :func:`metricore.significance.bootstrap_ci`,
+* mean statistic (per-item scores, e.g. ANLS): :func:`metricore.stats.significance.bootstrap_ci`,
   against the sacrebleu-style loop (one ``x[idx].mean()`` per resample, over the same index
   rows: ``max_abs_diff`` compares the resampled values) and against re-running the metric
   (``compute_anls`` on the resampled strings) per resample, timed on 3 resamples and
   extrapolated to 1,000 (marked in ``notes``);
-* ratio of sums (CER): :class:`metricore.significance.SumStatistic` over two columns;
+* ratio of sums (CER): :class:`metricore.stats.significance.SumStatistic` over two columns;
 * paired bootstrap and approximate randomization (1,000 trials) of two systems;
 * CIDEr-D with document frequencies recomputed per resample
-  (:mod:`metricore.cider_bootstrap`), on ``n // 20`` COCO-like images (5 references each),
+  (:mod:`metricore.metrics.cider_bootstrap`), on ``n // 20`` COCO-like images (5 references each),
   against re-running ``compute_cider`` (pre-tokenized) per resample, extrapolated likewise.
 """
 
@@ -45,8 +45,8 @@ import numpy as np  # noqa: E402
 
 from benchmarks.corpus import qa_pairs  # noqa: E402
 from metricore import compute_anls, compute_cider  # noqa: E402
-from metricore.cider_bootstrap import cider_statistic  # noqa: E402
-from metricore.significance import (  # noqa: E402
+from metricore.metrics.cider_bootstrap import cider_statistic  # noqa: E402
+from metricore.stats.significance import (  # noqa: E402
     SumStatistic,
     bootstrap_ci,
     bootstrap_distribution,
@@ -191,7 +191,7 @@ def run(n: int = 100_000, resamples: int = 1000) -> list[dict[str, Any]]:
 
     images = max(n // 20, 20)
     cands, crefs = caption_corpus(images)
-    from metricore.ptb_tokenize import coco_tokenize
+    from metricore.text.ptb_tokenize import coco_tokenize
 
     tok_c = coco_tokenize(cands)
     flat = coco_tokenize([c for r in crefs for c in r])

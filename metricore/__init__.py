@@ -4,13 +4,13 @@ Pure functions over Python lists; no ``evaluate``, ``datasets`` or ``gradio`` im
 metric is pinned to a named reference implementation (see its module docstring).
 """
 
-from ._version import __version__
-from .anls import ANLS_VARIANTS, ANLSResult, ANLSVariant, compute_anls
-from .meteor import METEOR_VARIANTS, METEORResult, METEORVariant, compute_meteor
-from .ned import EMPTY_PAIR_POLICIES, NEDResult, compute_one_minus_ned
-from .quac import QuACResult, compute_quac
-from .signature import build_signature
-from .token_f1 import (
+from metricore._version import __version__
+from metricore.core.signature import build_signature
+from metricore.metrics.anls import ANLS_VARIANTS, ANLSResult, ANLSVariant, compute_anls
+from metricore.metrics.meteor import METEOR_VARIANTS, METEORResult, METEORVariant, compute_meteor
+from metricore.metrics.ned import EMPTY_PAIR_POLICIES, NEDResult, compute_one_minus_ned
+from metricore.metrics.quac import QuACResult, compute_quac
+from metricore.metrics.token_f1 import (
     MLQA_LANGUAGES,
     TOKEN_F1_VARIANTS,
     QuestionLevelResult,
@@ -51,8 +51,14 @@ __all__ = [
 
 __all__ += ["METEOR_VARIANTS", "METEORResult", "METEORVariant", "compute_meteor"]
 
-from .cider import CIDER_VARIANTS, CIDErResult, CIDErVariant, DocumentFrequency, compute_cider  # noqa: E402
-from .ptb_tokenize import PTBTokenizer, coco_tokenize, ptb_tokens  # noqa: E402
+from metricore.metrics.cider import (  # noqa: E402
+    CIDER_VARIANTS,
+    CIDErResult,
+    CIDErVariant,
+    DocumentFrequency,
+    compute_cider,
+)
+from metricore.text.ptb_tokenize import PTBTokenizer, coco_tokenize, ptb_tokens  # noqa: E402
 
 __all__ += [
     "CIDER_VARIANTS",
@@ -65,10 +71,10 @@ __all__ += [
     "ptb_tokens",
 ]
 
-# metricore.embed (torch/transformers) is deliberately not imported here. The function
-# clip_score stays in its module: re-exported, it would shadow the submodule metricore.clip_score.
-from .clip_score import clip_cosine, ref_clip_score  # noqa: E402
-from .fid import feature_statistics, fid_from_features, frechet_distance  # noqa: E402
+# metricore.vision.embed (torch/transformers) is deliberately not imported here. The function
+# clip_score stays in its module: re-exported, it would shadow the submodule metricore.vision.clip_score.
+from metricore.vision.clip_score import clip_cosine, ref_clip_score  # noqa: E402
+from metricore.vision.fid import feature_statistics, fid_from_features, frechet_distance  # noqa: E402
 
 __all__ += [
     "clip_cosine",
@@ -78,7 +84,7 @@ __all__ += [
     "frechet_distance",
 ]
 
-from .challenge import (  # noqa: E402
+from metricore.challenge import (  # noqa: E402
     ChallengeResult,
     ChallengeSpec,
     load_challenge,
@@ -88,8 +94,8 @@ from .challenge import (  # noqa: E402
 
 __all__ += ["ChallengeResult", "ChallengeSpec", "load_challenge", "score_challenge", "score_submission"]
 
-from .headlines import confidence_intervals  # noqa: E402
-from .significance import (  # noqa: E402
+from metricore.intervals import confidence_intervals  # noqa: E402
+from metricore.stats.significance import (  # noqa: E402
     ConfidenceInterval,
     PairedBootstrapResult,
     PairedRandomizationResult,

@@ -13,7 +13,7 @@ adds what ``evaluate`` lacks:
   bootstrap interval of every headline number as flat ``<key>_ci_low``/``<key>_ci_high`` keys
   (flat, so that ``transformers.Trainer`` logs them), plus ``confidence``, ``n_resamples`` and
   ``seed``; adapters return ``self._finish(core_result)`` and the per-item statistics come
-  from the core result (:mod:`metricore.headlines`);
+  from the core result (:mod:`metricore.intervals`);
 * every result dict carries the core's reproducibility ``signature``;
 * distributed mode (``num_process > 1``) never scores a partial gather: each process > 0
   writes a completion marker (its row count) before it releases its cache file, and process
@@ -37,10 +37,10 @@ from typing import Any
 import datasets
 import evaluate
 
-from metricore._gc import paused_gc
-from metricore.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, check_interval_options
-from metricore.structured import from_json, to_json
-from metricore.validation import check_strings, paired_columns, string_alternatives
+from metricore.core._gc import paused_gc
+from metricore.core.structured import from_json, to_json
+from metricore.core.validation import check_strings, paired_columns, string_alternatives
+from metricore.stats.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, check_interval_options
 
 __all__ = [
     "CoreMetric",
@@ -194,7 +194,7 @@ class CoreMetric(evaluate.Metric):
         out = result.as_dict()
         options = getattr(self, "_interval_options", None)
         if options is not None:
-            from metricore.headlines import interval_fields
+            from metricore.intervals import interval_fields
 
             confidence, n_resamples, seed = options
             out.update(interval_fields(result, confidence=confidence, n_resamples=n_resamples, seed=seed))

@@ -21,7 +21,7 @@ Cell and JSONL formats. A table or CSV row has a ``prediction`` and a ``referenc
 answers; any other text is one gold answer (write ``[""]`` for an empty gold: fully blank rows
 are skipped). For the variants listed in ``SpaceSpec.structured_variants`` both cells are read
 as JSON when they parse (tuples written ``{"__tuple__": [...]}``, see
-:mod:`metricore.structured`) and as plain text otherwise. A JSONL line is an object
+:mod:`metricore.core.structured`) and as plain text otherwise. A JSONL line is an object
 ``{"prediction": ..., "references": ...}`` whose values are used as they are.
 
 Confidence intervals. A headline ``"X"`` that comes with ``"X_ci_low"`` and ``"X_ci_high"``
@@ -55,8 +55,8 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from metricore.levenshtein import edit_operations  # noqa: E402
-from metricore.structured import TUPLE_TAG, parse_text_cell, to_json  # noqa: E402
+from metricore.core.structured import TUPLE_TAG, parse_text_cell, to_json  # noqa: E402
+from metricore.text.levenshtein import edit_operations  # noqa: E402
 
 __all__ = [
     "MAX_ROWS",
@@ -301,12 +301,12 @@ def add_intervals(
 ) -> dict[str, Any]:
     """``headline`` plus ``<label>_ci_low``/``_ci_high`` for each ``label -> result key`` of
     ``keys``: the core's percentile bootstrap intervals of a core ``result``
-    (:func:`metricore.headlines.confidence_intervals`, 1000 resamples, seed 0). Nothing is
+    (:func:`metricore.intervals.confidence_intervals`, 1000 resamples, seed 0). Nothing is
     added when ``confidence`` is ``None``; NaN bounds (an empty subgroup) are left out."""
     out = dict(headline)
     if confidence is None:
         return out
-    from metricore.headlines import confidence_intervals
+    from metricore.intervals import confidence_intervals
 
     intervals = confidence_intervals(result, confidence=confidence)
     for label, key in keys.items():
@@ -369,7 +369,7 @@ def _cell_text(cell: Any) -> str:
 
 
 def _value_to_cell(value: Any, structured: bool, is_reference: bool) -> str:
-    """The inverse of :func:`metricore.structured.parse_text_cell`, used to load examples into the table."""
+    """The inverse of :func:`metricore.core.structured.parse_text_cell`, used to load examples into the table."""
     if isinstance(value, str):
         if structured:
             try:

@@ -4,7 +4,7 @@ tests/test_distributed.py; not collected by pytest).
     python tests/distributed_worker.py PLAN.json WORKER
 
 The plan is ``{"cache_dir": str, "steps": {"<worker>": [step, ...]}}`` written with
-:func:`metricore.structured.to_json` (tuples survive). Steps run in order:
+:func:`metricore.core.structured.to_json` (tuples survive). Steps run in order:
 
 * ``{"op": "load", "handle": h, "metric": m, "config": c, "num_process": n,
   "process_id": k, "experiment_id": e, "timeout": s}``: ``evaluate.load("metrics/<m>", c, ...)``
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def main(plan_path: str, worker: str) -> int:
-    from metricore.structured import from_json
+    from metricore.core.structured import from_json
 
     plan = from_json(Path(plan_path).read_text(encoding="utf-8"))
     # evaluate imports transformers.pipelines (and with it torch) only for its Evaluator

@@ -59,7 +59,7 @@ def test_bundle_is_self_contained(bundles):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {
         "metricore/__init__.py",
-        "metricore/ned.py",
+        "metricore/metrics/ned.py",
         "metricore_hf/evaluate_module.py",
         "metricore_hf/space.py",
     } <= names

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricore.normalize import FBC2_NUMBER_LEMMAS, NORMALIZERS, fbc2_lemma
-from metricore.token_f1 import TOKEN_F1_VARIANTS, compute_token_f1, token_scores
+from metricore.metrics.token_f1 import TOKEN_F1_VARIANTS, compute_token_f1, token_scores
+from metricore.text.normalize import FBC2_NUMBER_LEMMAS, NORMALIZERS, fbc2_lemma
 from tests.gen_fbc2 import answer_like, mathqa_questions, textqa_questions
 from tests.oracles import fbc2_text_ref as ref
 

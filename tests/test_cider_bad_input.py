@@ -9,7 +9,7 @@ import math
 import pytest
 
 from metricore import DocumentFrequency, compute_cider
-from metricore.cider import check_cider_inputs
+from metricore.metrics.cider import check_cider_inputs
 
 OK = {"predictions": ["a dog runs", "a cat"], "references": [["a dog runs"], ["a cat sits"]]}
 

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metricore import compute_anls, compute_cider, compute_meteor, compute_one_minus_ned, compute_token_f1
-from metricore.cli import EXIT_DATA, EXIT_IO, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, METRICS, main
-from metricore.cli_io import (
+from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, METRICS, main
+from metricore.cli.io import (
     FieldNames,
     InputError,
     column,
@@ -27,9 +27,9 @@ from metricore.cli_io import (
     progress_bar,
     read_records,
 )
-from metricore.quac import compute_quac
-from metricore.structured import to_json
-from metricore.token_f1 import compute_question_level
+from metricore.core.structured import to_json
+from metricore.metrics.quac import compute_quac
+from metricore.metrics.token_f1 import compute_question_level
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -355,7 +355,7 @@ def test_stdin_is_jsonl(tmp_path):
         [
             sys.executable,
             "-m",
-            "metricore.cli",
+            "metricore.cli.commands",
             "score",
             "--metric",
             "anls",
@@ -515,8 +515,8 @@ def test_io_errors_exit_4(tmp_path, capsys, docvqa_files):
 
 
 def test_missing_wordnet_exits_5(monkeypatch, capsys, tmp_path):
-    from metricore import cli
-    from metricore.wordnet import WordNetNotFoundError
+    from metricore.cli import commands as cli
+    from metricore.lexicon.wordnet import WordNetNotFoundError
 
     def missing(*args, **kwargs):
         raise WordNetNotFoundError("WordNet not found; run `metricore wordnet --install`")
@@ -530,7 +530,7 @@ def test_missing_wordnet_exits_5(monkeypatch, capsys, tmp_path):
 
 
 def test_exit_codes_are_documented():
-    from metricore import cli
+    from metricore.cli import commands as cli
 
     doc = cli.__doc__
     for code, word in (
@@ -576,7 +576,7 @@ def test_readers_round_trip(tmp_path_factory, rows):
 
 
 def test_id_order_property():
-    from metricore.cli_io import Column
+    from metricore.cli.io import Column
 
     preds = Column(["c", "a", "b"], ["3", "1", "2"], ["p:1", "p:2", "p:3"])
     refs = Column(["A", "B", "C"], ["1", "2", "3"], ["r:1", "r:2", "r:3"])
@@ -604,7 +604,7 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
 
 
 def test_forced_progress_bar_on_a_long_file(tmp_path, monkeypatch):
-    import metricore.cli_io as cli_io
+    import metricore.cli.io as cli_io
 
     created = []
 
@@ -623,7 +623,7 @@ def test_forced_progress_bar_on_a_long_file(tmp_path, monkeypatch):
 
 
 def test_field_names_and_bare_objects():
-    from metricore.cli_io import Record
+    from metricore.cli.io import Record
 
     fields = FieldNames(prediction=("answer",), id=("qid",))
     recs = [Record({"qid": 5, "answer": "x"}, "f line 1"), Record({"qid": 6, "answer": "y"}, "f line 2")]
@@ -650,7 +650,7 @@ def test_console_script_and_module_entry():
         proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0 and "score" in proc.stdout
     proc = subprocess.run(
-        [sys.executable, "-m", "metricore.cli", "score", "--help"],
+        [sys.executable, "-m", "metricore.cli.commands", "score", "--help"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -669,7 +669,11 @@ def test_readme_cli_example(tmp_path):
     argv = command.split()[1:]
     argv[argv.index("--per-sample") + 1] = str(tmp_path / "anls_items.jsonl")
     proc = subprocess.run(
-        [sys.executable, "-m", "metricore.cli", *argv], capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-m", "metricore.cli.commands", *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == json.loads(example_output("cli"))
@@ -684,7 +688,7 @@ def test_a_subcommand_module_registers_with_one_line(monkeypatch, capsys):
     import argparse
     import types
 
-    from metricore import cli
+    from metricore.cli import commands as cli
 
     module = types.ModuleType("fake_subcommand")
 
@@ -728,7 +732,7 @@ def test_configs_and_options_match_the_evaluate_modules(name):
 
 
 def test_forced_progress_bar_on_a_long_csv(tmp_path, monkeypatch):
-    import metricore.cli_io as cli_io
+    import metricore.cli.io as cli_io
 
     created = []
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from metricore.challenge import score_challenge, score_submission, whole_submission_example
-from metricore.cli import EXIT_DATA, EXIT_OK, EXIT_USAGE, main
+from metricore.cli.commands import EXIT_DATA, EXIT_OK, EXIT_USAGE, main
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""CLIP cosine, CLIP-S and RefCLIP-S (metricore.clip_score) on known vectors, against the
+"""CLIP cosine, CLIP-S and RefCLIP-S (metricore.vision.clip_score) on known vectors, against the
 reference formulas written out here, properties and bad input."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricore.clip_score import clip_cosine, clip_score, ref_clip_score, template_mean
+from metricore.vision.clip_score import clip_cosine, clip_score, ref_clip_score, template_mean
 
 # ------------------------------------------------------------------ plain cosine
 
@@ -214,7 +214,7 @@ def test_package_exports_keep_the_submodules_reachable():
     import types
 
     import metricore
-    from metricore import clip_score as module
+    from metricore.vision import clip_score as module
 
     # re-exporting the function clip_score would shadow the submodule of the same name
     assert isinstance(module, types.ModuleType)

@@ -23,7 +23,7 @@ import evaluate
 import pytest
 
 from metricore import compute_cider
-from metricore.structured import to_json
+from metricore.core.structured import to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKER = ROOT / "tests" / "distributed_worker.py"

@@ -1,4 +1,4 @@
-"""The optional inference extra (metricore.embed) with a tiny, randomly initialized CLIP model
+"""The optional inference extra (metricore.vision.embed) with a tiny, randomly initialized CLIP model
 built from a config and a word-level tokenizer built offline (nothing is downloaded)."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ transformers = pytest.importorskip("transformers")
 from PIL import Image  # noqa: E402
 from tokenizers import Tokenizer, models, pre_tokenizers, processors  # noqa: E402
 
-from metricore.clip_score import clip_cosine  # noqa: E402
-from metricore.embed import RUCLIP_TEMPLATES, ClipEncoder, ImageFeatureExtractor, fid_from_images  # noqa: E402
-from metricore.fid import fid_from_features  # noqa: E402
+from metricore.vision.clip_score import clip_cosine  # noqa: E402
+from metricore.vision.embed import RUCLIP_TEMPLATES, ClipEncoder, ImageFeatureExtractor, fid_from_images  # noqa: E402
+from metricore.vision.fid import fid_from_features  # noqa: E402
 
 WORDS = ["a", "photo", "of", "cat", "dog", "red", "blue", "car", "the", "on", "with", "picture"]
 DIM = 8
@@ -248,7 +248,7 @@ def test_missing_torch_names_the_extra(monkeypatch, parts):
 
 def test_importing_metricore_does_not_import_torch():
     code = (
-        "import sys, metricore, metricore.fid, metricore.clip_score, metricore.embed; "
+        "import sys, metricore, metricore.vision.fid, metricore.vision.clip_score, metricore.vision.embed; "
         "assert 'torch' not in sys.modules and 'transformers' not in sys.modules, 'heavy import'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

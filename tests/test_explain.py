@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metricore import compute_cider, compute_meteor, token_scores
-from metricore.cider import DocumentFrequency, explain_cider
-from metricore.meteor import explain_meteor, tokenize
-from metricore.normalize import get_normalizer
-from metricore.token_f1 import token_overlap
-from metricore.wordnet import ensure_wordnet
+from metricore.lexicon.wordnet import ensure_wordnet
+from metricore.metrics.cider import DocumentFrequency, explain_cider
+from metricore.metrics.meteor import explain_meteor, tokenize
+from metricore.metrics.token_f1 import token_overlap
+from metricore.text.normalize import get_normalizer
 from tests.gen_captions import caption_sets
 
 # ----------------------------------------------------------------------------- METEOR

@@ -1,4 +1,4 @@
-"""FID (metricore.fid) against a direct eigen-decomposition computation and SciPy's sqrtm,
+"""FID (metricore.vision.fid) against a direct eigen-decomposition computation and SciPy's sqrtm,
 the SPECS section 6 vectors, pytorch-fid's numeric safeguards, properties and bad input."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import linalg
 
-from metricore.fid import feature_statistics, fid_from_features, frechet_distance
+from metricore.vision.fid import feature_statistics, fid_from_features, frechet_distance
 
 
 def _stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from metricore import compute_meteor
-from metricore.synonyms import RuWordNetSynonyms, SynonymSourceUnavailable, WordNetSynonyms
-from metricore.wordnet import WordNetNotFoundError, ensure_wordnet, find_wordnet, load_wordnet
+from metricore.lexicon.synonyms import RuWordNetSynonyms, SynonymSourceUnavailable, WordNetSynonyms
+from metricore.lexicon.wordnet import WordNetNotFoundError, ensure_wordnet, find_wordnet, load_wordnet
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ def test_wordnet_absent_gives_install_instructions(tmp_path):
         ensure_wordnet(search_paths=[empty], debian_dir=tmp_path / "no-debian")
     message = str(info.value)
     assert "apt-get install -y wordnet-base wordnet-sense-index" in message
-    assert "python -m metricore.wordnet --install" in message
+    assert "python -m metricore.lexicon.wordnet --install" in message
     assert "nltk.download('wordnet')" in message
     assert str(empty) in message
     with pytest.raises(WordNetNotFoundError, match="wordnet-base"):
@@ -91,7 +91,7 @@ def test_wordnet_absent_gives_install_instructions(tmp_path):
 
 
 def test_wordnet_is_provisioned_from_debian_files_into_an_empty_dir(tmp_path):
-    from metricore.wordnet import DEBIAN_WORDNET_DIR
+    from metricore.lexicon.wordnet import DEBIAN_WORDNET_DIR
 
     if not (DEBIAN_WORDNET_DIR / "data.noun").is_file():
         pytest.skip("Debian wordnet-base not installed")
@@ -119,7 +119,7 @@ def test_punkt_tokenizer_error_is_actionable(monkeypatch):
         raise LookupError("Resource punkt_tab not found")
 
     monkeypatch.setattr(nltk.tokenize, "word_tokenize", missing)
-    from metricore.meteor import clear_caches
+    from metricore.metrics.meteor import clear_caches
 
     clear_caches()
     with pytest.raises(LookupError, match="nltk_line"):
@@ -130,7 +130,7 @@ def test_a_zipped_nltk_wordnet_is_found_and_read(tmp_path):
     """`nltk.download('wordnet')` may leave only corpora/wordnet.zip."""
     import zipfile
 
-    from metricore.wordnet import DEBIAN_WORDNET_DIR
+    from metricore.lexicon.wordnet import DEBIAN_WORDNET_DIR
 
     if not (DEBIAN_WORDNET_DIR / "data.noun").is_file():
         pytest.skip("Debian wordnet-base not installed")

@@ -1,4 +1,4 @@
-"""The batched METEOR alignment (metricore.meteor_align.score_batch) against a literal walk of
+"""The batched METEOR alignment (metricore.metrics.meteor_align.score_batch) against a literal walk of
 NLTK's stages (tests/oracles/meteor_walk.py), item by item: best score bit for bit and the
 index of the best reference, on corpora made to hit every path (repeated words, one stem
 for several words in a sentence, competing synonyms, empty sentences, case)."""
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metricore import compute_meteor
-from metricore import meteor_align as ma
+from metricore.metrics import meteor_align as ma
 from tests.oracles.meteor_walk import align
 
 VOCAB = [

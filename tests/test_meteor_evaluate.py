@@ -9,7 +9,7 @@ import evaluate
 import pytest
 
 from metricore import METEOR_VARIANTS, compute_meteor
-from metricore.synonyms import RuWordNetSynonyms
+from metricore.lexicon.synonyms import RuWordNetSynonyms
 
 CAPTIONS = (
     ["the cat was sat on the mat", "A dog runs.", "", ["a", "red", "car"], "Two dogs, one ball!"],

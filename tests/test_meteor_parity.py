@@ -18,9 +18,9 @@ from nltk.tokenize import word_tokenize  # noqa: E402
 from nltk.translate.meteor_score import meteor_score, single_meteor_score  # noqa: E402
 
 from metricore import compute_meteor  # noqa: E402
-from metricore.meteor import _nltk_line_tokenize, tokenize  # noqa: E402
-from metricore.synonyms import get_synonym_source  # noqa: E402
-from metricore.wordnet import ensure_wordnet  # noqa: E402
+from metricore.lexicon.synonyms import get_synonym_source  # noqa: E402
+from metricore.lexicon.wordnet import ensure_wordnet  # noqa: E402
+from metricore.metrics.meteor import _nltk_line_tokenize, tokenize  # noqa: E402
 from tests.gen_captions import caption_sets, russian_caption_sets  # noqa: E402
 
 TOL = 1e-12

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metricore import compute_meteor
-from metricore.meteor import _align_fast, _Prepared
-from metricore.numbers import numeric_similarity, spelled_numbers_to_digits
+from metricore.metrics.meteor import _align_fast, _Prepared
+from metricore.text.numbers import numeric_similarity, spelled_numbers_to_digits
 from tests.oracles.meteor_walk import align
 
 VOCAB = [

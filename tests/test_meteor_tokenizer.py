@@ -1,4 +1,4 @@
-"""The METEOR `nltk_line` tokenizer (metricore.treebank) vs `nltk.word_tokenize(text,
+"""The METEOR `nltk_line` tokenizer (metricore.text.treebank) vs `nltk.word_tokenize(text,
 preserve_line=True)`: the per-piece decomposition, the shapes and the whole-text rules must
 give NLTK's tokens on every string (edge cases of each rule, every piece in every context,
 random and caption-like strings, real English text from WordNet's glosses)."""
@@ -15,8 +15,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from nltk.tokenize import word_tokenize  # noqa: E402
 
-from metricore import treebank as tb  # noqa: E402
-from metricore.meteor import tokenize  # noqa: E402
+from metricore.metrics.meteor import tokenize  # noqa: E402
+from metricore.text import treebank as tb  # noqa: E402
 
 
 def _ref(text: str) -> list[str]:
@@ -436,7 +436,7 @@ def test_apostrophe_runs_in_shapes():
 
 def test_real_english_text_wordnet_glosses():
     """Glosses and example sentences of WordNet 3.0 (quotes, semicolons, parentheses)."""
-    from metricore.wordnet import ensure_wordnet
+    from metricore.lexicon.wordnet import ensure_wordnet
 
     corpus = ensure_wordnet().corpus_dir
     lines = []

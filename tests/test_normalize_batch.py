@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricore.normalize import _BATCH_MIN, rrc_normalize, rrc_normalize_batch, rrc_normalize_many
+from metricore.text.normalize import _BATCH_MIN, rrc_normalize, rrc_normalize_batch, rrc_normalize_many
 
 # Characters that stress each branch: ASCII case, every str.isspace class (ASCII, the
 # \x1c-\x1f separators, NEL, ideographic space), length-changing upper() (ß, ﬁ), final sigma,
@@ -63,7 +63,7 @@ def test_batch_path_on_any_unicode_without_nul(texts):
 def test_blocks_join_up(monkeypatch):
     # columns longer than one block: results line up across block edges, and a NUL or a
     # lone surrogate only sends its own block down the per-string loop
-    from metricore import normalize
+    from metricore.text import normalize
 
     monkeypatch.setattr(normalize, "_BLOCK", _BATCH_MIN + 7)
     texts = [f" Row  {i} ÄB\t" if i % 5 else f"row{i}" for i in range(5 * (_BATCH_MIN + 7) + 3)]

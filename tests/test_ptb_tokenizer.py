@@ -26,7 +26,7 @@ import warnings
 import pytest
 
 from metricore import coco_tokenize, ptb_tokens
-from metricore.ptb_tokenize import PUNCTUATION, java_lower
+from metricore.text.ptb_tokenize import PUNCTUATION, java_lower
 from tests.gen_cider_captions import TRICKY, caption_corpus
 from tests.oracles import java_ptb
 
@@ -205,7 +205,7 @@ def test_inputs_not_mutated():
 
 
 def test_stored_unicode_table_matches_its_derivation():
-    from metricore import ptb_tokenize as ptb
+    from metricore.text import ptb_tokenize as ptb
 
     if unicodedata.unidata_version != "14.0.0":
         pytest.skip(
@@ -227,7 +227,7 @@ def test_rule_matches_are_the_longest():
     """JFlex takes each rule's longest match (trailing context included, then the longest token);
     Python's regex engine returns its first match. Check the scanner's answer against brute
     force over every end position, on random strings of the characters the rules care about."""
-    from metricore.ptb_tokenize import _lexer, _longest
+    from metricore.text.ptb_tokenize import _lexer, _longest
 
     lexer = _lexer()
     rng = random.Random(7)

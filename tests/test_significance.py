@@ -1,4 +1,4 @@
-"""The resampling engine (:mod:`metricore.significance`): sacrebleu's definitions, coverage,
+"""The resampling engine (:mod:`metricore.stats.significance`): sacrebleu's definitions, coverage,
 false-positive rate and power of the paired tests, index streams, and bad input."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricore.significance import (
+from metricore.stats.significance import (
     CHUNK_ELEMENTS,
     SumStatistic,
     bootstrap_ci,

@@ -1,4 +1,4 @@
-"""Challenge-score intervals (:mod:`metricore.challenge_intervals`): the stratified resampling
+"""Challenge-score intervals (:mod:`metricore.challenge.intervals`): the stratified resampling
 equals :func:`metricore.challenge.score_challenge` re-run on each task's resampled items."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from metricore.challenge import score_challenge
-from metricore.challenge_intervals import challenge_intervals, task_distributions, task_seed
-from metricore.headlines import confidence_intervals, interval_fields
-from metricore.significance import resample_indices
+from metricore.challenge.intervals import challenge_intervals, task_distributions, task_seed
+from metricore.intervals import confidence_intervals, interval_fields
+from metricore.stats.significance import resample_indices
 
 SPEC = {
     "name": "toy",

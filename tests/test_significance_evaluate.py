@@ -18,8 +18,8 @@ from metricore import (
     compute_question_level,
     compute_token_f1,
 )
-from metricore.cli_compare import main as compare_main
-from metricore.headlines import headline_statistics, interval_fields
+from metricore.cli.compare import main as compare_main
+from metricore.intervals import headline_statistics, interval_fields
 
 CAPTIONS = (
     ["a cat sits on a mat", "a dog runs", "two birds fly", "a man rides a horse", "a red bus"],
@@ -279,9 +279,9 @@ def test_compare_cli_errors_and_exit_codes(tmp_path, capsys, change, code, messa
 
 
 def test_compare_registers_as_a_metricore_subcommand(tmp_path, capsys, monkeypatch):
-    import metricore.cli as cli
+    import metricore.cli.commands as cli
 
-    monkeypatch.setattr(cli, "SUBCOMMANDS", tuple(dict.fromkeys((*cli.SUBCOMMANDS, "metricore.cli_compare"))))
+    monkeypatch.setattr(cli, "SUBCOMMANDS", tuple(dict.fromkeys((*cli.SUBCOMMANDS, "metricore.cli.compare"))))
     rows = ["kitten", "abc", "hello"]
     args = [
         "compare",

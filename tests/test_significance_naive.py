@@ -1,9 +1,9 @@
 """Vectorised resampling = the metric re-run on each resampled index set, for every metric.
 
 For each metric (and the variants whose headline numbers differ in kind), the headline
-statistics of a core result (:func:`metricore.headlines.headline_statistics`) are evaluated
-on bootstrap resamples by :func:`metricore.significance.bootstrap_distribution`; a plain loop
-takes the same index rows (:func:`metricore.significance.resample_indices`, same seed),
+statistics of a core result (:func:`metricore.intervals.headline_statistics`) are evaluated
+on bootstrap resamples by :func:`metricore.stats.significance.bootstrap_distribution`; a plain loop
+takes the same index rows (:func:`metricore.stats.significance.resample_indices`, same seed),
 builds the resampled predictions and references, and calls the core ``compute_*`` function.
 Every headline number must agree (NaN where the metric says NaN). The same is checked for the
 approximate-randomization swap: the two pseudo-systems are re-scored from mixed predictions.
@@ -30,9 +30,9 @@ from metricore import (
     compute_question_level,
     compute_token_f1,
 )
-from metricore.cider import DocumentFrequency
-from metricore.headlines import headline_statistics
-from metricore.significance import bootstrap_distribution, resample_indices, swap_masks
+from metricore.intervals import headline_statistics
+from metricore.metrics.cider import DocumentFrequency
+from metricore.stats.significance import bootstrap_distribution, resample_indices, swap_masks
 
 R = 12  # resamples per case
 WORDS = "a the cat dog sits on mat runs in park red big small two three of man woman".split()

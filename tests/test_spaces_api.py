@@ -30,7 +30,7 @@ from metricore import (
     compute_question_level,
     compute_token_f1,
 )
-from metricore.headlines import confidence_intervals
+from metricore.intervals import confidence_intervals
 
 gradio_client = pytest.importorskip("gradio_client")
 from gradio_client.exceptions import AppError  # noqa: E402

@@ -33,8 +33,8 @@ from metricore import (
     compute_question_level,
     compute_token_f1,
 )
-from metricore.headlines import confidence_intervals
-from metricore.structured import to_json
+from metricore.core.structured import to_json
+from metricore.intervals import confidence_intervals
 
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():

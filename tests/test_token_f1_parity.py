@@ -23,7 +23,7 @@ from metricore import (
     compute_token_f1,
     token_scores,
 )
-from metricore.normalize import NORMALIZERS, squad_normalize
+from metricore.text.normalize import NORMALIZERS, squad_normalize
 from tests.gen_token_f1 import mlqa_questions, quac_dialogs, questions
 from tests.oracles import mlqa_ref, quac_ref, squad_ref
 

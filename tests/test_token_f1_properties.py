@@ -17,7 +17,7 @@ from metricore import (
     compute_token_f1,
     token_scores,
 )
-from metricore.normalize import NORMALIZERS
+from metricore.text.normalize import NORMALIZERS
 from tests.oracles import mlqa_ref, quac_ref, squad_ref
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,9 +15,9 @@ precomputed (sub-)scores; or the challenge's own whole-submission files
 (0.9, 0.5, 0.8)
 """
 
-from .example import WHOLE_SUBMISSION_EXAMPLE, whole_submission_example
-from .layout import answer_text, gold_answers
-from .score import (
+from metricore.challenge.example import WHOLE_SUBMISSION_EXAMPLE, whole_submission_example
+from metricore.challenge.layout import answer_text, gold_answers
+from metricore.challenge.score import (
     MISSING_POLICIES,
     ChallengeResult,
     TaskResult,
@@ -28,8 +28,14 @@ from .score import (
     submission_inputs,
     task_rows,
 )
-from .spec import ChallengeSpec, TaskSpec, builtin_challenges, load_challenge, parse_spec_text
-from .tasks import TASK_METRICS, TaskMetric
+from metricore.challenge.spec import (
+    ChallengeSpec,
+    TaskSpec,
+    builtin_challenges,
+    load_challenge,
+    parse_spec_text,
+)
+from metricore.challenge.tasks import TASK_METRICS, TaskMetric
 
 __all__ = [
     "ChallengeSpec",

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..signature import build_signature
-from ..validation import check_choice
-from .layout import fail
-from .spec import ChallengeSpec, TaskSpec, load_challenge
-from .tasks import TASK_METRICS, TaskOutcome, given_number
+from metricore.challenge.layout import fail
+from metricore.challenge.spec import ChallengeSpec, TaskSpec, load_challenge
+from metricore.challenge.tasks import TASK_METRICS, TaskOutcome, given_number
+from metricore.core.signature import build_signature
+from metricore.core.validation import check_choice
 
 __all__ = [
     "TaskResult",

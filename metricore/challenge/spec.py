@@ -32,8 +32,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .layout import fail
-from .tasks import TASK_METRICS, check_task_options
+from metricore.challenge.layout import fail
+from metricore.challenge.tasks import TASK_METRICS, check_task_options
 
 __all__ = ["TaskSpec", "ChallengeSpec", "load_challenge", "builtin_challenges", "parse_spec_text"]
 

@@ -6,24 +6,24 @@ either precomputed or from raw inputs:
 
 ``score``
     Only a given score (hidden tasks).
-``token_f1`` (config: a :data:`metricore.token_f1.TOKEN_F1_VARIANTS` name)
+``token_f1`` (config: a :data:`metricore.metrics.token_f1.TOKEN_F1_VARIANTS` name)
     ``predictions``, ``references`` -> :func:`metricore.compute_token_f1` in [0, 1]. Option
     ``score``: ``"f1"`` or ``"exact_match"`` (default: exact match for a variant whose letter
     fallback is decided on it, ``fbc2_mathqa``, else F1); ``language`` for ``mlqa``.
-``meteor`` (config: a :data:`metricore.meteor.METEOR_VARIANTS` name)
+``meteor`` (config: a :data:`metricore.metrics.meteor.METEOR_VARIANTS` name)
     ``predictions``, ``references`` -> :func:`metricore.compute_meteor`; options: ``alpha``,
     ``beta``, ``gamma``, ``synonyms``, ``tokenizer``, ``lemmatize``.
 ``one_minus_ned`` (config ``icdar2019``)
     ``predictions``, ``references`` -> :func:`metricore.compute_one_minus_ned`; options:
     ``empty_pair``, ``lowercase``, ``nfkc``.
-``anls`` (config: a :data:`metricore.anls.ANLS_VARIANTS` name)
+``anls`` (config: a :data:`metricore.metrics.anls.ANLS_VARIANTS` name)
     ``predictions``, ``references`` -> :func:`metricore.compute_anls`; option ``threshold``.
 ``image_generation`` (config ``fbc2``)
     ``(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2`` (FusionBrain
     ``evaluation/generation/evaluate_fid_clip.py``, fid_cap 200). ``clip``: given, or the
-    mean over pairs of :func:`metricore.clip_score.clip_cosine` of ``image_embeddings``
+    mean over pairs of :func:`metricore.vision.clip_score.clip_cosine` of ``image_embeddings``
     (generated images) and ``text_embeddings`` (their prompts; ``(n, templates, d)`` is
-    averaged over templates). ``fid``: given, or :func:`metricore.fid.fid_from_features` of
+    averaged over templates). ``fid``: given, or :func:`metricore.vision.fid.fid_from_features` of
     ``generated_features`` and ``real_features``. Options: ``fid_cap`` (default 200),
     ``clip``: ``"cosine"`` (the challenge's plain cosine, default) or ``"clip_score"``
     (Hessel et al.'s ``2.5 max(cos, 0)``). Optional ``ids`` (the sample ids, set by
@@ -48,14 +48,14 @@ from typing import Any
 
 import numpy as np
 
-from ..anls import ANLS_VARIANTS, compute_anls
-from ..clip_score import CLIP_S_WEIGHT, clip_cosine, clip_score
-from ..fid import fid_from_features
-from ..meteor import METEOR_VARIANTS, compute_meteor
-from ..ned import compute_one_minus_ned
-from ..token_f1 import TOKEN_F1_VARIANTS, compute_token_f1
-from ..validation import check_choice, check_number
-from .layout import fail, text_columns
+from metricore.challenge.layout import fail, text_columns
+from metricore.core.validation import check_choice, check_number
+from metricore.metrics.anls import ANLS_VARIANTS, compute_anls
+from metricore.metrics.meteor import METEOR_VARIANTS, compute_meteor
+from metricore.metrics.ned import compute_one_minus_ned
+from metricore.metrics.token_f1 import TOKEN_F1_VARIANTS, compute_token_f1
+from metricore.vision.clip_score import CLIP_S_WEIGHT, clip_cosine, clip_score
+from metricore.vision.fid import fid_from_features
 
 __all__ = ["TaskMetric", "TaskOutcome", "TASK_METRICS", "check_task_options", "given_number"]
 
@@ -188,7 +188,7 @@ def _anls(task: str, config: str, options: Mapping[str, Any], data: Mapping[str,
 
 
 # --------------------------------------------------------------------------------------------
-# CLIP and FID (metricore.clip_score, metricore.fid)
+# CLIP and FID (metricore.vision.clip_score, metricore.vision.fid)
 # --------------------------------------------------------------------------------------------
 
 

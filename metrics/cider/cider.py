@@ -13,7 +13,7 @@ import os
 import evaluate
 
 from metricore import CIDER_VARIANTS, DocumentFrequency, compute_cider
-from metricore.cider import check_cider_inputs
+from metricore.metrics.cider import check_cider_inputs
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\

@@ -10,8 +10,8 @@ scorers, github.com/ai-forever/fbc2_aij2022). This is NOT METEOR 1.5 (the Java j
 import evaluate
 
 from metricore import METEOR_VARIANTS, compute_meteor
-from metricore.meteor import check_meteor_inputs
-from metricore.structured import from_json, to_json
+from metricore.core.structured import from_json, to_json
+from metricore.metrics.meteor import check_meteor_inputs
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\

@@ -15,8 +15,8 @@ import datasets
 import evaluate
 
 from metricore import compute_quac, compute_question_level, compute_token_f1
-from metricore.token_f1 import squad_prediction, squad_reference
-from metricore.validation import check_str, check_string_list, check_strings, string_alternatives_column
+from metricore.core.validation import check_str, check_string_list, check_strings, string_alternatives_column
+from metricore.metrics.token_f1 import squad_prediction, squad_reference
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\

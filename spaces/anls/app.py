@@ -1,7 +1,7 @@
 """Hugging Face Space for ANLS (docvqa, stvqa_paper, anls_star, dude); the UI is metricore_hf.space."""
 
 from metricore import ANLS_VARIANTS, compute_anls
-from metricore.normalize import rrc_normalize
+from metricore.text.normalize import rrc_normalize
 from metricore_hf.space import (
     Example,
     Param,

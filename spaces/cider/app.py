@@ -2,7 +2,7 @@
 metricore_hf.space."""
 
 from metricore import CIDER_VARIANTS, compute_cider
-from metricore.cider import explain_cider
+from metricore.metrics.cider import explain_cider
 from metricore_hf.space import (
     Example,
     Param,

@@ -2,7 +2,7 @@
 variants); the UI is metricore_hf.space."""
 
 from metricore import METEOR_VARIANTS, compute_meteor
-from metricore.meteor import explain_meteor
+from metricore.metrics.meteor import explain_meteor
 from metricore_hf.space import (
     Example,
     Param,

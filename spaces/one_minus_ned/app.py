@@ -1,7 +1,7 @@
 """Hugging Face Space for 1-NED (ICDAR 2019 scene-text recognition); the UI is metricore_hf.space."""
 
 from metricore import EMPTY_PAIR_POLICIES, compute_one_minus_ned
-from metricore.normalize import Normalizer
+from metricore.text.normalize import Normalizer
 from metricore_hf.space import (
     Example,
     Param,

@@ -11,8 +11,8 @@ from metricore import (
     parse_squad_records,
     token_scores,
 )
-from metricore.normalize import NORMALIZERS, get_normalizer
-from metricore.token_f1 import token_overlap
+from metricore.metrics.token_f1 import token_overlap
+from metricore.text.normalize import NORMALIZERS, get_normalizer
 from metricore_hf.space import (
     Example,
     Param,
@@ -49,7 +49,7 @@ def token_why(pred, gold, norm, rules, has_answer, forced):
 
 def letter_fallback(pred, golds, variant, language):
     """The FusionBrain option letter that replaced ``pred`` (its best decisive score <= 0.5 and
-    it holds one of a-e, see metricore.token_f1), or None."""
+    it holds one of a-e, see metricore.metrics.token_f1), or None."""
     spec = TOKEN_F1_VARIANTS[variant]
     found = OPTION_LETTER.search(pred) if spec.letter_fallback and golds else None
     if found is None:

@@ -2,7 +2,7 @@
 
 Written from the description in Vedantam et al. 2015 and the authors' code
 (github.com/vrama91/cider, ``pyciderevalcap/cider`` and ``ciderD``), independent of
-``metricore.cider``'s numpy pipeline, for the cases ``pycocoevalcap`` cannot check: plain
+``metricore.metrics.cider``'s numpy pipeline, for the cases ``pycocoevalcap`` cannot check: plain
 CIDEr and document frequencies from a saved table (the authors' ``coco-val-df`` mode:
 ``log(number of images in the table)`` replaces ``log(number of scored images)``).
 Captions are already tokenized (whitespace-separated words).

@@ -1,6 +1,6 @@
 """A literal walk of NLTK 3.10's METEOR alignment stages (exact, stem, WordNet synonym;
 hypothesis from its end, highest free reference position), used as an oracle for the fast
-alignment in :mod:`metricore.meteor`."""
+alignment in :mod:`metricore.metrics.meteor`."""
 
 from __future__ import annotations
 

@@ -1,0 +1,5 @@
+import sys
+
+from metricore.cli.commands import main
+
+sys.exit(main())

@@ -1,0 +1,232 @@
+"""``metricore compare``: is one system significantly different from another on the same items?
+
+Usage::
+
+    metricore compare --metric METRIC [--config C] --baseline FILE --system FILE --references FILE
+                      [--option NAME=VALUE ...] [--key KEY ...] [--confidence 0.95]
+                      [--n-resamples 1000] [--n-trials 10000] [--seed 0] [--format FMT]
+                      [--output FILE] [--indent 2]
+
+Both prediction files are scored against the one reference file with the core metric, as
+``metricore score`` does (:mod:`metricore.cli.commands`: the same metrics, configs and ``--option``
+values; files read by :mod:`metricore.cli.io`: JSONL, JSON, CSV, TSV, bare values or
+``{"prediction"|"references", "id"}`` records; with ids on every row each system is matched
+to the references by id, so item ``i`` is the same in both systems; without ids, rows pair by
+position). Every headline number (or the ``--key`` ones) then gets a paired bootstrap
+(p-values and the interval of the difference, system minus baseline) and an approximate
+randomization test (:mod:`metricore.stats.significance`, sacrebleu's definitions). The report is
+JSON on stdout (or ``--output``); NaN and infinities are written as ``null`` and
+``"inf"``/``"-inf"``.
+
+Exit codes as ``metricore score``: 0 success, 2 usage error (bad arguments, options, key or
+interval settings), 3 bad input data, 4 unreadable or unwritable file, 5 missing resource.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from metricore.cli.commands import (
+    EXIT_DATA,
+    EXIT_IO,
+    EXIT_OK,
+    EXIT_RESOURCE,
+    EXIT_USAGE,
+    METRICS,
+    UsageError,
+    check_choices,
+    dumps,
+    parse_option,
+    score_paired,
+)
+from metricore.cli.io import FORMATS, InputError, Paired, column, pair_columns, read_records
+from metricore.lexicon.wordnet import WordNetNotFoundError
+from metricore.stats.significance import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    paired_bootstrap,
+    paired_randomization,
+)
+
+__all__ = ["add_parser", "aligned_inputs", "compare_results", "run"]
+
+
+def aligned_inputs(
+    baseline: str | Path,
+    system: str | Path,
+    references: str | Path,
+    *,
+    fmt: str | None = None,
+    json_cells: bool = False,
+) -> tuple[Paired, Paired]:
+    """Each system paired with the references, both in the reference order."""
+    read = {"fmt": fmt, "json_cells": json_cells}
+    refs = column(read_records(references, **read), "references")
+    base = pair_columns(column(read_records(baseline, **read), "prediction"), refs)
+    other = pair_columns(column(read_records(system, **read), "prediction"), refs)
+    return base, other
+
+
+def compare_results(
+    baseline: Any,
+    system: Any,
+    *,
+    keys: Sequence[str] | None = None,
+    confidence: float = DEFAULT_CONFIDENCE,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    n_trials: int = DEFAULT_TRIALS,
+    seed: int | None = DEFAULT_SEED,
+) -> dict[str, Any]:
+    """Paired bootstrap and approximate randomization of every headline number of two core
+    results over the same items (``keys`` to choose some)."""
+    from metricore.intervals import headline_statistics
+
+    stats_a = headline_statistics(baseline)
+    stats_b = headline_statistics(system)
+    chosen = list(stats_a) if not keys else list(keys)
+    unknown = [k for k in chosen if k not in stats_a]
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown}; this metric has: {', '.join(stats_a)}")
+    out: dict[str, Any] = {}
+    for key in chosen:
+        bs = paired_bootstrap(
+            stats_a[key], stats_b[key], confidence=confidence, n_resamples=n_resamples, seed=seed
+        )
+        ar = paired_randomization(stats_a[key], stats_b[key], n_trials=n_trials, seed=seed)
+        out[key] = {"paired_bootstrap": bs.as_dict(), "approximate_randomization": ar.as_dict()}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``compare`` subcommand to ``metricore``'s subparsers."""
+    p = subparsers.add_parser(
+        "compare",
+        help="paired significance of two systems' predictions against one references file (JSON on stdout)",
+        description=__doc__.split("\n\n")[0],
+    )
+    p.add_argument("--metric", required=True, choices=sorted(METRICS))
+    p.add_argument(
+        "--config",
+        "--variant",
+        dest="config",
+        default=None,
+        help="metric config (variant); default: the metric's first",
+    )
+    p.add_argument("--baseline", required=True, metavar="FILE", help="baseline predictions")
+    p.add_argument("--system", required=True, metavar="FILE", help="system predictions (the same items)")
+    p.add_argument("--references", required=True, metavar="FILE", help="references")
+    p.add_argument("--format", choices=FORMATS, help="file format of the inputs (default: by extension)")
+    p.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="metric option, e.g. threshold=0.4 (repeatable)",
+    )
+    p.add_argument(
+        "--key", action="append", default=None, help="headline number to test (default: all; repeatable)"
+    )
+    p.add_argument(
+        "--confidence", type=float, default=DEFAULT_CONFIDENCE, help="interval level (default 0.95)"
+    )
+    p.add_argument(
+        "--n-resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples (default 1000)"
+    )
+    p.add_argument(
+        "--n-trials",
+        type=int,
+        default=DEFAULT_TRIALS,
+        help="approximate randomization trials (default 10000)",
+    )
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (default 0)")
+    p.add_argument(
+        "--output", type=Path, default=None, metavar="FILE", help="write the report here, not to stdout"
+    )
+    p.add_argument("--indent", type=int, default=2, help="JSON indent (default 2; -1: one line)")
+    p.set_defaults(func=run)
+    return p
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"metricore compare: error: {message}", file=sys.stderr)
+    return code
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = METRICS[args.metric]
+    options = dict(args.option)
+    try:
+        config = check_choices(spec, args.config, options)
+        base, other = aligned_inputs(
+            args.baseline, args.system, args.references, fmt=args.format, json_cells=config in spec.json_cells
+        )
+        results = {
+            "baseline": score_paired(spec, config, base, options),
+            "system": score_paired(spec, config, other, options),
+        }
+        tests = compare_results(
+            results["baseline"],
+            results["system"],
+            keys=args.key,
+            confidence=args.confidence,
+            n_resamples=args.n_resamples,
+            n_trials=args.n_trials,
+            seed=args.seed,
+        )
+    except UsageError as err:
+        return _fail(f"{err}", EXIT_USAGE)
+    except InputError as err:
+        return _fail(f"{err}", EXIT_DATA)
+    except (WordNetNotFoundError, ImportError) as err:
+        return _fail(f"{err}", EXIT_RESOURCE)
+    except OSError as err:
+        return _fail(f"{err}", EXIT_IO)
+    except (TypeError, ValueError) as err:  # bad --format, --key or interval settings
+        return _fail(f"{err}", EXIT_USAGE)
+    report = {
+        "metric": spec.name,
+        "config": config,
+        "n": len(base.predictions),
+        "matched_by": "id" if base.ids is not None else "position",
+        "options": options,
+        "files": {
+            "baseline": str(args.baseline),
+            "system": str(args.system),
+            "references": str(args.references),
+        },
+        "signature": results["baseline"].signature,
+        "tests": tests,
+    }
+    text = dumps(report, indent=None if args.indent < 0 else args.indent)
+    if args.output is None:
+        print(text)
+        return EXIT_OK
+    try:
+        args.output.write_text(text + "\n", encoding="utf-8")
+    except OSError as err:
+        return _fail(f"{err}", EXIT_IO)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m metricore.cli.compare ...`` (the same as ``metricore compare ...``)."""
+    parser = argparse.ArgumentParser(prog="metricore")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["compare", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

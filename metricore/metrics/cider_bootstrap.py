@@ -1,0 +1,167 @@
+"""Corpus-level CIDEr / CIDEr-D under bootstrap resampling, document frequencies recomputed.
+
+With ``df="corpus"`` a CIDEr score depends on the whole set of images scored together: the
+idf of an n-gram is ``log(I) - log(max(1, df))`` with ``df`` the number of images whose
+references contain it. Re-running the metric on a bootstrap resample (a multiset of ``I``
+images, duplicates counted as separate images, as ``pycocoevalcap`` counts its list
+entries) therefore changes every weight. This module computes exactly that, for all
+resamples of a chunk at once, without re-running the metric:
+
+* ``df`` of a resample with item counts ``w`` is ``w @ A`` for the binary image x n-gram
+  matrix ``A`` (n-gram among the image's references);
+* every idf is >= 0, so each tf-idf product is ``idf^2`` times a product of term
+  frequencies (``min(c, t) * t`` clipped, ``c * t`` plain) and each squared norm is
+  ``sum tf^2 idf^2``: numerators and norms are sparse matrices of term-frequency products
+  applied to the vector ``q = idf^2`` of each resample;
+* the per-image score follows as in :func:`metricore.metrics.cider.compute_cider`, and the
+  resample's corpus score is ``sum_i w_i score_i / I``.
+
+With a :class:`metricore.metrics.cider.DocumentFrequency` table the idf does not depend on the
+scored images and the statistic is the plain mean of the per-image scores. Approximate
+randomization swaps candidates between two systems over the same images and references, so
+the document frequencies (references only) stay those of the full corpus: the per-image
+scores are swapped as they are.
+
+``tests/test_significance_naive.py`` checks the resampled values against
+:func:`~metricore.metrics.cider.compute_cider` re-run on each resample (agreement to 1e-9).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+
+from metricore.metrics.cider import CIDER_SCALE, CIDErResult, CIDErStatistics
+from metricore.stats.significance import CHUNK_ELEMENTS, Statistic, mean_statistic, resample_weights
+
+__all__ = ["CIDErCorpusStatistic", "cider_statistic"]
+
+
+@dataclass(frozen=True)
+class _Order:
+    """The sparse pieces of one n-gram order (``G`` distinct n-grams, ``R`` references)."""
+
+    presence_t: sparse.csr_matrix  # (G, I): n-gram among image i's references
+    numerator: sparse.csr_matrix  # (R, G): tf products of matched n-grams
+    ref_norm: sparse.csr_matrix  # (R, G): reference tf^2
+    cand_norm: sparse.csr_matrix  # (I, G): candidate tf^2
+
+
+def _build_orders(st: CIDErStatistics) -> tuple[_Order, ...]:
+    n_img = st.num_images
+    n_ref = int(st.ref_counts.sum())
+    image_of_ref = np.repeat(np.arange(n_img, dtype=np.int64), st.ref_counts)
+    out = []
+    for (sent, gid, tf), size in zip(st.entries, st.sizes):
+        is_ref = sent >= n_img
+        c_img, c_g, c_tf = sent[~is_ref], gid[~is_ref], tf[~is_ref]
+        r_row = sent[is_ref] - n_img
+        r_g, r_tf = gid[is_ref], tf[is_ref]
+        r_img = image_of_ref[r_row]
+        # candidate entries are sorted by (image, n-gram id): find each reference n-gram there
+        c_key = c_img * size + c_g
+        r_key = r_img * size + r_g
+        at = np.minimum(np.searchsorted(c_key, r_key), max(len(c_key) - 1, 0))
+        found = (c_key[at] == r_key) if len(c_key) else np.zeros(len(r_key), bool)
+        c_match = np.where(found, c_tf[at] if len(c_key) else 0.0, 0.0)
+        prod = np.minimum(c_match, r_tf) * r_tf if st.clipped else c_match * r_tf
+        keep = prod != 0
+        pairs = np.unique(r_img * size + r_g)
+        out.append(
+            _Order(
+                presence_t=sparse.csr_matrix(
+                    (np.ones(len(pairs)), (pairs % size, pairs // size)), shape=(size, n_img)
+                ),
+                numerator=sparse.csr_matrix((prod[keep], (r_row[keep], r_g[keep])), shape=(n_ref, size)),
+                ref_norm=sparse.csr_matrix((r_tf * r_tf, (r_row, r_g)), shape=(n_ref, size)),
+                cand_norm=sparse.csr_matrix((c_tf * c_tf, (c_img, c_g)), shape=(n_img, size)),
+            )
+        )
+    return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class CIDErCorpusStatistic(Statistic):
+    """Corpus CIDEr(-D) with document frequencies from the references of each resample.
+
+    Build it with :func:`cider_statistic` from a :class:`~metricore.metrics.cider.CIDErResult`.
+    """
+
+    statistics: CIDErStatistics
+    scores: np.ndarray  # observed per-image scores
+    _orders: tuple[_Order, ...] = field(init=False, repr=False)
+    _image_of_ref: np.ndarray = field(init=False, repr=False)
+    _ref_starts: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        st = self.statistics
+        object.__setattr__(self, "scores", np.asarray(self.scores, dtype=np.float64))
+        object.__setattr__(self, "_orders", _build_orders(st))
+        object.__setattr__(
+            self, "_image_of_ref", np.repeat(np.arange(st.num_images, dtype=np.int64), st.ref_counts)
+        )
+        starts = np.zeros(st.num_images, np.int64)
+        np.cumsum(st.ref_counts[:-1], out=starts[1:])
+        object.__setattr__(self, "_ref_starts", starts)
+
+    @property
+    def size(self) -> int:
+        return self.statistics.num_images
+
+    def value(self) -> float:
+        return float(np.mean(self.scores))
+
+    def _rows_at_once(self) -> int:
+        widest = max([int(self.statistics.ref_counts.sum())] + list(self.statistics.sizes))
+        return max(1, CHUNK_ELEMENTS // widest)
+
+    def image_scores(self, weights: np.ndarray) -> np.ndarray:
+        """Per-image scores ``(I, rows)`` under the document frequencies of each row of
+        ``weights`` (``(rows, I)`` item counts of a resample)."""
+        st = self.statistics
+        n_img = st.num_images
+        # q = idf^2 by document frequency 0..I: a lookup instead of a log per n-gram and row
+        q_of_df = math.log(float(n_img)) - np.log(np.maximum(np.arange(n_img + 1, dtype=np.float64), 1.0))
+        q_of_df *= q_of_df
+        wt = np.ascontiguousarray(weights.T)
+        total = np.zeros((n_img, weights.shape[0]))
+        for order in self._orders:
+            df = order.presence_t @ wt  # (G, rows), whole numbers
+            q = q_of_df[df.astype(np.intp)]
+            num = order.numerator @ q
+            norm_r = np.sqrt(order.ref_norm @ q)
+            norm_c = np.sqrt(order.cand_norm @ q)
+            denom = norm_c[self._image_of_ref] * norm_r
+            val = np.divide(num, denom, out=np.zeros_like(num), where=denom != 0)
+            if st.penalty is not None:
+                val *= st.penalty[:, None]
+            total += np.add.reduceat(val, self._ref_starts, axis=0)
+        return total / len(self._orders) / st.ref_counts[:, None] * CIDER_SCALE
+
+    def resampled(self, indices: np.ndarray) -> np.ndarray:
+        n_img = self.size
+        if self.statistics.fixed_df:
+            return self.scores[indices].sum(axis=1) / n_img
+        out = np.empty(indices.shape[0])
+        step = self._rows_at_once()
+        for start in range(0, indices.shape[0], step):
+            w = resample_weights(indices[start : start + step], n_img)
+            per_image = self.image_scores(w)
+            out[start : start + step] = np.einsum("bi,ib->b", w, per_image) / n_img
+        return out
+
+    def swapped(self, other: Statistic, swap: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if not isinstance(other, CIDErCorpusStatistic) or other.size != self.size:
+            raise TypeError("significance: both systems need a CIDEr statistic over the same images")
+        # all images present: document frequencies are those of the full reference corpus
+        return mean_statistic(self.scores).swapped(mean_statistic(other.scores), swap)
+
+
+def cider_statistic(result: CIDErResult) -> CIDErCorpusStatistic:
+    """The resampling statistic of a :func:`~metricore.metrics.cider.compute_cider` result."""
+    if result.statistics is None:
+        raise ValueError("cider: this CIDErResult carries no n-gram statistics (build it with compute_cider)")
+    return CIDErCorpusStatistic(result.statistics, np.asarray(result.scores))

@@ -1,0 +1,152 @@
+"""1-NED: one minus the normalized edit distance, the scene-text recognition score.
+
+``1-NED = (1/N) sum_i (1 - D(s_i, g_i) / max(|s_i|, |g_i|))`` with ``D`` the Levenshtein
+distance, pinned to the ICDAR 2019 ReCTS / ArT rule as coded in clovaai
+deep-text-recognition-benchmark ``test.py`` (also the FusionBrain TRitW scorer): an item
+where **either** string is empty scores 0 (even when both are), and nothing is normalized.
+
+Options (all off by default, so the default equals the reference):
+
+* ``empty_pair="one"``: both empty scores 1 instead of 0 (one empty still scores 0);
+* ``lowercase``: compare ``str.lower()`` forms;
+* ``nfkc``: Unicode NFKC first (full-width = half-width, as ReCTS requires);
+* several gold strings per item: the best similarity counts.
+
+CER is reported alongside: ``sum_i D(s_i, g_i*) / sum_i |g_i*|`` over the chosen (best) gold
+``g_i*``; ``0.0`` when every gold is empty and every prediction too, ``inf`` when every gold
+is empty but some prediction is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+import numpy as np
+
+from metricore.core._gc import paused_gc
+from metricore.core.grouping import BestPick, group_argmax, group_max
+from metricore.core.signature import build_signature
+from metricore.core.validation import check_bool, check_choice, check_pairs, checked_lengths, gold_column
+from metricore.text.levenshtein import pair_distances
+from metricore.text.normalize import Normalizer
+
+__all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
+
+_METRIC = "one_minus_ned"
+EMPTY_PAIR_POLICIES = ("zero", "one")
+_DEFAULTS: dict[str, Any] = {"empty_pair": "zero", "lowercase": False, "nfkc": False}
+
+
+@dataclass(frozen=True)
+class NEDResult:
+    """Mean 1-NED, corpus CER, and the per-item statistics they come from."""
+
+    one_minus_ned: float
+    cer: float
+    scores: list[float]
+    distances: list[int]
+    reference_lengths: list[int]
+    signature: str = field(repr=False)
+    picks: BestPick = field(repr=False, compare=False)
+
+    @cached_property
+    def closest(self) -> list[str]:
+        """Per item, the gold string the score came from (built on first request)."""
+        return self.picks.resolve()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "one_minus_ned": self.one_minus_ned,
+            "cer": self.cer,
+            "scores": list(self.scores),
+            "signature": self.signature,
+        }
+
+
+@paused_gc()
+def compute_one_minus_ned(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    empty_pair: Literal["zero", "one"] = "zero",
+    lowercase: bool = False,
+    nfkc: bool = False,
+) -> NEDResult:
+    """Score recognised text against gold text.
+
+    Args:
+        predictions: one recognised string per item.
+        references: per item, the gold string or a list of acceptable gold strings.
+        empty_pair: score of an item whose prediction and gold are both empty: ``"zero"``
+            (ICDAR 2019, default) or ``"one"``.
+        lowercase: compare case-insensitively.
+        nfkc: apply Unicode NFKC before comparing.
+
+    >>> r = compute_one_minus_ned(["kitten", "abc"], ["sitting", "abd"])
+    >>> round(r.one_minus_ned, 4), round(r.cer, 4)
+    (0.619, 0.4)
+    """
+    check_choice(empty_pair, EMPTY_PAIR_POLICIES, _METRIC, "empty_pair")
+    check_bool(lowercase, _METRIC, "lowercase")
+    check_bool(nfkc, _METRIC, "nfkc")
+    preds, refs = check_pairs(predictions, references, _METRIC)
+    pred_len = checked_lengths(preds, _METRIC, "predictions")
+    try:  # one gold string per item (the common case): checked and measured in one pass
+        gold_len = np.fromiter(map(str.__len__, refs), np.int64, len(refs))
+        raw_flat, counts = refs, None
+    except TypeError:
+        raw_flat, counts = gold_column(refs, _METRIC)
+        gold_len = np.fromiter(map(len, raw_flat), np.int64, len(raw_flat))
+
+    steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
+    if steps:
+        norm = Normalizer(steps)
+        flat, npreds = norm.many(raw_flat), norm.many(preds)
+        # NFKC and lower() can change lengths
+        gold_len = np.fromiter(map(len, flat), np.int64, len(flat))
+        pred_len = np.fromiter(map(len, npreds), np.int64, len(npreds))
+    else:
+        flat, npreds = raw_flat, preds  # read only: no copy needed
+    single = counts is None
+    rep = npreds if single else np.repeat(np.array(npreds, dtype=object), counts).tolist()
+
+    dist = pair_distances(rep, flat)
+    if not single:
+        pred_len = np.repeat(pred_len, counts)
+    longest = np.maximum(gold_len, pred_len)
+    sim = np.divide(dist, longest, out=np.zeros(len(flat)), where=longest != 0)
+    sim = 1.0 - sim
+    either_empty = (gold_len == 0) | (pred_len == 0)
+    sim[either_empty] = 0.0
+    if empty_pair == "one":
+        sim[longest == 0] = 1.0
+
+    if single:
+        best = None
+        scores = sim
+    else:
+        scores = group_max(sim, counts)
+        # Among equally good golds, the one with the smallest distance feeds CER.
+        best = group_argmax(sim, counts, tiebreak=dist)
+
+    best_dist = dist if best is None else dist[best]
+    best_len = gold_len if best is None else gold_len[best]
+    total_len = int(best_len.sum())
+    total_dist = int(best_dist.sum())
+    if total_len:
+        cer = total_dist / total_len
+    else:
+        cer = 0.0 if total_dist == 0 else float("inf")
+    options = {"empty_pair": empty_pair, "lowercase": lowercase, "nfkc": nfkc}
+    return NEDResult(
+        one_minus_ned=float(np.mean(scores)),
+        cer=cer,
+        scores=scores.tolist(),
+        distances=best_dist.tolist(),
+        reference_lengths=best_len.tolist(),
+        signature=build_signature("one_minus_ned", None, options, _DEFAULTS),
+        picks=BestPick(raw_flat, None if single else best),
+    )

@@ -83,7 +83,7 @@ def build_wheel(dest: Path, repo: Path = REPO) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="metricore-src-") as tmp:
         src = Path(tmp)
-        for name in ("setup.cfg", "pyproject.toml", "README.md", "LICENSE"):
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
             if (repo / name).is_file():
                 shutil.copy2(repo / name, src / name)
         for package in ("metricore", "metricore_hf"):

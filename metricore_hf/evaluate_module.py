@@ -37,7 +37,9 @@ from typing import Any
 import datasets
 import evaluate
 
+from metricore import registry
 from metricore.core._gc import paused_gc
+from metricore.core.spec import Config, MetricSpec
 from metricore.core.structured import from_json, to_json
 from metricore.core.validation import check_strings, paired_columns, string_alternatives
 from metricore.stats.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, check_interval_options
@@ -47,6 +49,8 @@ __all__ = [
     "DistributedTimeoutError",
     "STRING_FEATURES",
     "JSON_FEATURES",
+    "KIND_FEATURES",
+    "config_features",
     "prepare_strings",
     "prepare_structured",
     "decode_structured",
@@ -71,6 +75,54 @@ STRING_FEATURES = datasets.Features(
 JSON_FEATURES = datasets.Features(
     {"predictions": datasets.Value("string"), "references": datasets.Value("string")}
 )
+SQUAD_DICT_FEATURES = datasets.Features(
+    {
+        "predictions": {
+            "id": datasets.Value("string"),
+            "prediction_text": datasets.Value("string"),
+            "no_answer_probability": datasets.Value("float64"),
+        },
+        "references": {
+            "id": datasets.Value("string"),
+            "answers": datasets.Sequence(datasets.Value("string")),
+        },
+    }
+)
+LIST_FEATURES = datasets.Features(
+    {
+        "predictions": datasets.Sequence(datasets.Value("string")),
+        "references": datasets.Sequence(datasets.Value("string")),
+    }
+)
+DIALOG_FEATURES = datasets.Features(
+    {
+        "predictions": datasets.Value("string"),
+        "references": {
+            "dialog_id": datasets.Value("string"),
+            "answers": datasets.Sequence(datasets.Value("string")),
+        },
+    }
+)
+
+#: the Arrow columns of each (prediction kind, reference kind) of a spec's config
+#: (metricore.core.spec.InputKind); structured values travel as tagged JSON text
+KIND_FEATURES: dict[tuple[str, str], datasets.Features] = {
+    ("text", "alternatives"): STRING_FEATURES,
+    ("structured", "structured"): JSON_FEATURES,
+    ("task_inputs", "structured"): JSON_FEATURES,
+    ("tokens", "alternatives"): JSON_FEATURES,
+    ("squad_record", "squad_record"): SQUAD_DICT_FEATURES,
+    ("entities", "entities"): LIST_FEATURES,
+    ("text", "dialog_turn"): DIALOG_FEATURES,
+}
+
+
+def config_features(config: Config) -> datasets.Features | list[datasets.Features]:
+    """The features of a spec config: one set per accepted input format (evaluate picks one
+    per run from the first batch)."""
+    found = [KIND_FEATURES[pair] for pair in config.inputs]
+    return found[0] if len(found) == 1 else found
+
 
 Preparer = Callable[[list[Any], list[Any], str, int], tuple[list[Any], list[Any]]]
 
@@ -102,14 +154,17 @@ def decode_structured(column: Sequence[str]) -> list[Any]:
 
 
 class CoreMetric(evaluate.Metric):
-    """Base class: set ``METRIC``, ``CONFIGS`` (name -> features), ``COMPUTE_KWARGS``
-    (config -> allowed keyword names), the card texts (``DESCRIPTION``, ``CITATION``,
-    ``KWARGS_DESCRIPTION``, ``CODEBASE_URLS``, ``REFERENCE_URLS``) and implement ``_prepare``
-    and ``_compute``."""
+    """Base class: set ``METRIC`` (a :mod:`metricore.registry` name) and the card texts
+    (``DESCRIPTION``, ``CITATION``, ``KWARGS_DESCRIPTION``, ``CODEBASE_URLS``,
+    ``REFERENCE_URLS``); the configs, their features (from the spec's input kinds, or
+    ``STORAGE`` for every config), the allowed ``compute`` keywords and the computation come
+    from the metric's spec. Override ``_prepare`` (checks and canonical rows; default: string
+    predictions and gold alternatives) and ``_decode`` (stored rows back to the core's input)
+    where the input kinds need it."""
 
     METRIC: str = ""
-    CONFIGS: dict[str, datasets.Features] = {}
-    COMPUTE_KWARGS: dict[str, frozenset[str]] = {}
+    #: one feature set for every config (e.g. JSON text), instead of the input kinds'
+    STORAGE: datasets.Features | None = None
     DESCRIPTION: str = ""
     CITATION: str = ""
     KWARGS_DESCRIPTION: str = ""
@@ -126,26 +181,30 @@ class CoreMetric(evaluate.Metric):
             reference_urls=list(self.REFERENCE_URLS),
         )
 
+    @property
+    def spec(self) -> MetricSpec:
+        return registry.get(self.METRIC)
+
     def _checked_config(self) -> str:
-        name = "default" if self.config_name in (None, "default") else self.config_name
-        if name == "default":
-            name = next(iter(self.CONFIGS))
-        if name not in self.CONFIGS:
-            raise ValueError(
-                f"{self.METRIC}: unknown config {self.config_name!r}; "
-                f"allowed: {', '.join(repr(c) for c in self.CONFIGS)}"
-            )
-        return name
+        return self.spec.config(self.config_name).name
 
     @property
     def variant(self) -> str:
         return self._checked_config()
 
-    def _features(self) -> datasets.Features:
-        return self.CONFIGS[self._checked_config()]
+    def _features(self) -> datasets.Features | list[datasets.Features]:
+        config = self.spec.config(self.config_name)
+        return self.STORAGE if self.STORAGE is not None else config_features(config)
 
     def _prepare(self, preds: list[Any], refs: list[Any], start: int) -> tuple[list[Any], list[Any]]:
-        raise NotImplementedError
+        return prepare_strings(preds, refs, self.METRIC, start)
+
+    def _decode(self, predictions: list[Any], references: list[Any]) -> tuple[list[Any], list[Any]]:
+        return predictions, references
+
+    def _compute(self, predictions: list[Any], references: list[Any], **kwargs: Any) -> dict[str, Any]:
+        preds, refs = self._decode(list(predictions), list(references))
+        return self._finish(self.spec.compute(self.variant, preds, refs, kwargs))
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score everything added so far plus ``predictions``/``references``; unknown keyword
@@ -219,7 +278,7 @@ class CoreMetric(evaluate.Metric):
         return super().add(prediction=preds[0], reference=refs[0], **kwargs)
 
     def _check_kwargs(self, kwargs: dict[str, Any]) -> None:
-        allowed = self.COMPUTE_KWARGS.get(self._checked_config(), frozenset()) | INTERVAL_KWARGS
+        allowed = self.spec.config(self.config_name).option_names | INTERVAL_KWARGS
         unknown = sorted(set(kwargs) - allowed)
         if unknown:
             raise TypeError(

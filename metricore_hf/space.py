@@ -55,8 +55,9 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from metricore.core.structured import TUPLE_TAG, parse_text_cell, to_json  # noqa: E402
-from metricore.text.levenshtein import edit_operations  # noqa: E402
+from metricore.core.spec import MetricSpec  # noqa: E402
+from metricore.core.structured import parse_text_cell, to_json, untag  # noqa: E402
+from metricore.text.levenshtein import explain_edits  # noqa: E402
 
 __all__ = [
     "MAX_ROWS",
@@ -64,6 +65,10 @@ __all__ = [
     "CONFIDENCE",
     "Param",
     "Example",
+    "explain",
+    "spec_description",
+    "spec_examples",
+    "spec_params",
     "SpaceSpec",
     "ScoreFn",
     "build_app",
@@ -109,6 +114,11 @@ _YAML_HEADER = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", re.S | r
 ScoreFn = Callable[..., tuple[Mapping[str, Any], list[dict[str, Any]], str]]
 
 
+ParamKind = Literal["slider", "checkbox", "dropdown"]
+#: the control of an option type (any other type: a slider)
+_PARAM_KINDS: dict[str, ParamKind] = {"bool": "checkbox", "choice": "dropdown"}
+
+
 @dataclass(frozen=True)
 class Param:
     """A keyword argument of ``score_fn`` and the control that sets it.
@@ -121,7 +131,7 @@ class Param:
     """
 
     name: str
-    kind: Literal["slider", "checkbox", "dropdown"]
+    kind: ParamKind
     default: Any
     label: str | None = None
     info: str | None = None
@@ -134,6 +144,8 @@ class Param:
 
     def default_for(self, variant: str | None) -> Any:
         """The default under ``variant`` (``variant_defaults``, else ``default``)."""
+        if variant is None:  # variant_defaults is keyed by variant names only
+            return self.default
         return dict(self.variant_defaults).get(variant, self.default)
 
     def check(self, value: Any) -> Any:
@@ -160,12 +172,20 @@ class Param:
     def component(self, value: Any = None, *, visible: bool = True) -> gr.components.Component:
         """The Gradio control, set to ``value`` (default: ``self.default``)."""
         value = self.default if value is None else value
-        common = {"label": self.label or self.name, "info": self.info, "visible": visible}
+        label = self.label or self.name
         if self.kind == "slider":
-            return gr.Slider(self.minimum, self.maximum, value=value, step=self.step, **common)
+            return gr.Slider(
+                self.minimum,
+                self.maximum,
+                value=value,
+                step=self.step,
+                label=label,
+                info=self.info,
+                visible=visible,
+            )
         if self.kind == "checkbox":
-            return gr.Checkbox(value=value, **common)
-        return gr.Dropdown(list(self.choices), value=value, **common)
+            return gr.Checkbox(value=value, label=label, info=self.info, visible=visible)
+        return gr.Dropdown(list(self.choices), value=value, label=label, info=self.info, visible=visible)
 
 
 @dataclass(frozen=True)
@@ -177,6 +197,85 @@ class Example:
     references: Sequence[Any]
     variant: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def spec_params(
+    metric: MetricSpec, hints: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[Param, ...]:
+    """One control per interactive option of the metric's spec (:mod:`metricore.registry`):
+    a slider for a bounded number, a checkbox for a bool, a dropdown for a choice; shown for
+    the configs that take it, reset to a config's own default. ``hints`` add labels, infos,
+    slider bounds (``maximum`` for an unbounded number) or a narrower ``choices`` per option,
+    and their order is the controls' order (the others follow in the spec's order)."""
+    out = []
+    names: list[str] = []
+    for config in metric.configs:
+        names.extend(o.name for o in config.options if o.interactive and o.name not in names)
+    # the hints' order first: the controls' positions are the Space's API (``/compute_ui``)
+    names.sort(key=lambda n: list(hints or {}).index(n) if n in (hints or {}) else len(hints or {}))
+    for name in names:
+        having = [c for c in metric.configs if name in c.option_names]
+        first = having[0].option(name)
+        hint = dict((hints or {}).get(name, {}))
+        kind = _PARAM_KINDS.get(first.type, "slider")
+        default = (
+            first.default if first.default is not None else (first.choices[0] if first.choices else None)
+        )
+        extra: dict[str, Any] = {}
+        if kind == "slider":
+            extra = {
+                "minimum": first.low,
+                "maximum": first.high,
+                "step": 1 if first.type == "integer" else 0.01,
+            }
+        elif kind == "dropdown":
+            extra = {"choices": tuple(first.choices)}
+        extra.update(hint)
+        variants = () if len(having) == len(metric.configs) else tuple(c.name for c in having)
+        own = tuple(
+            (c.name, c.option(name).default)
+            for c in having[1:]
+            if c.option(name).default not in (None, default)
+        )
+        out.append(
+            Param(
+                name,
+                kind,
+                default,
+                info=extra.pop("info", first.doc),
+                variants=variants,
+                variant_defaults=own,
+                **extra,
+            )
+        )
+    return tuple(out)
+
+
+def spec_examples(metric: MetricSpec) -> tuple[Example, ...]:
+    """The worked examples of the metric's spec, as Space examples."""
+    return tuple(
+        Example(e.title, e.predictions, e.references, e.config, dict(e.options)) for e in metric.examples
+    )
+
+
+def spec_description(metric: MetricSpec, more: str = "") -> str:
+    """The spec's summary, each config with its reference, and ``more``."""
+    configs = "; ".join(f"`{c.name}`: {c.reference}" for c in metric.configs)
+    return f"{metric.summary} Variants: {configs}." + (f" {more}" if more else "")
+
+
+def explain(
+    metric: MetricSpec,
+    config: str | None,
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    options: Mapping[str, Any],
+    result: Any,
+) -> list[str]:
+    """The *why* texts of the metric's spec (empty strings where it has none)."""
+    if metric.explain is None:
+        return [""] * len(result.scores)
+    return metric.explain(metric.config(config).name, predictions, references, options, result)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,23 +378,6 @@ def display(value: Any) -> str:
     return value if isinstance(value, str) else to_json(value)
 
 
-def explain_edits(prediction: str, gold: str, *, max_ops: int = 4) -> str:
-    """The edits that turn ``prediction`` into ``gold``, shortly: ``"2 edits: insert ' ' @4, ..."``."""
-    if prediction == gold:
-        return "exact match"
-    ops = edit_operations(prediction, gold)
-    words = []
-    for op, src, dst in ops[:max_ops]:
-        if op == "replace":
-            words.append(f"replace {prediction[src]!r}→{gold[dst]!r} @{src}")
-        elif op == "insert":
-            words.append(f"insert {gold[dst]!r} @{src}")
-        else:
-            words.append(f"delete {prediction[src]!r} @{src}")
-    more = f", +{len(ops) - max_ops} more" if len(ops) > max_ops else ""
-    return f"{len(ops)} edit{'s' if len(ops) != 1 else ''}: {', '.join(words)}{more}"
-
-
 def add_intervals(
     headline: Mapping[str, Any], result: Any, keys: Mapping[str, str], confidence: float | None
 ) -> dict[str, Any]:
@@ -323,16 +405,6 @@ def fail(message: str) -> gr.Error:
     """A ``gr.Error`` showing ``message`` (HTML-escaped), without a stack trace in the log."""
     # gr.Error renders HTML; escape user text but keep quotes readable for API clients.
     return gr.Error(html.escape(message, quote=False), print_exception=False)
-
-
-def _untag(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_untag(v) for v in value]
-    if isinstance(value, dict):
-        if len(value) == 1 and TUPLE_TAG in value:
-            return tuple(_untag(v) for v in value[TUPLE_TAG])
-        return {k: _untag(v) for k, v in value.items()}
-    return value
 
 
 def check_strings_limit(value: Any, where: str) -> None:
@@ -418,8 +490,10 @@ def _jsonl_columns(text: str, what: str) -> tuple[list, list]:
     for n, line in lines:
         try:
             obj = json.loads(line)
-        except ValueError as err:
+        except json.JSONDecodeError as err:
             raise fail(f"{what}, line {n}: not valid JSON ({err.msg}).") from None
+        except ValueError as err:  # not a JSONDecodeError: an integer beyond int_max_str_digits
+            raise fail(f"{what}, line {n}: not valid JSON ({err}).") from None
         except RecursionError:
             raise fail(f"{what}, line {n}: JSON nested too deeply.") from None
         if not isinstance(obj, dict):
@@ -427,8 +501,8 @@ def _jsonl_columns(text: str, what: str) -> tuple[list, list]:
         ref_key = "references" if "references" in obj else "reference"
         if "prediction" not in obj or ref_key not in obj:
             raise fail(f'{what}, line {n}: needs the keys "prediction" and "references".')
-        preds.append(_untag(obj["prediction"]))
-        refs.append(_untag(obj[ref_key]))
+        preds.append(untag(obj["prediction"]))
+        refs.append(untag(obj[ref_key]))
     return preds, refs
 
 
@@ -572,8 +646,8 @@ def _intervals(headline: Mapping[str, Any]) -> list[tuple[str, Any, tuple[float,
                 break
         else:
             low, high = headline.get(key + _CI_LOW), headline.get(key + _CI_HIGH)
-            both = isinstance(low, float) and isinstance(high, float)
-            out.append((key, value, (low, high) if both else None))
+            ci = (low, high) if isinstance(low, float) and isinstance(high, float) else None
+            out.append((key, value, ci))
     return out
 
 
@@ -890,7 +964,7 @@ def render(spec: SpaceSpec, *, api_prefix: str = "") -> Rendered:
         {"headline": {...}, "rows": [{...}, ...], "signature": "..."}.
         """
         head, rows, sig = score(
-            spec, _untag(predictions), _untag(references), variant or None, params, confidence or None
+            spec, untag(predictions), untag(references), variant or None, params, confidence or None
         )
         return {"headline": head, "rows": rows, "signature": sig}
 

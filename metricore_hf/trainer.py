@@ -53,6 +53,9 @@ def load_metric(
     namespace such as ``"my-org"``."""
     import evaluate
 
+    from metricore import registry
+
+    config = registry.get(name).config(config).name  # a clear error for an unknown name or config
     if source is None:
         if not (_METRICS_DIR / name).is_dir():
             raise FileNotFoundError(

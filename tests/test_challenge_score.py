@@ -81,7 +81,7 @@ def test_integral_all_ones_and_open_only():
 )
 def test_image_generation_formula(clip, fid, want):
     r = score_challenge({"ImageGeneration": {"clip": clip, "fid": fid}}, missing="zero")
-    assert r.scores["ImageGeneration"] == pytest.approx(want, abs=1e-12)
+    assert r.task_scores["ImageGeneration"] == pytest.approx(want, abs=1e-12)
     assert r.tasks["ImageGeneration"].components == {"clip": clip, "fid": float(fid)}
 
 
@@ -120,12 +120,12 @@ def test_image_generation_from_embeddings_and_features():
         missing="zero",
     )
     assert r.tasks["ImageGeneration"].components["clip"] == pytest.approx(0.75, abs=1e-12)
-    assert r.scores["ImageGeneration"] == pytest.approx((0.75 + 0.5) / 2, abs=1e-12)
+    assert r.task_scores["ImageGeneration"] == pytest.approx((0.75 + 0.5) / 2, abs=1e-12)
 
 
 def test_vqa_numeric_rule():
     r = score_challenge({"VisualQA": {"predictions": ["3"], "references": [["5"]]}}, missing="zero")
-    assert r.scores["VisualQA"] == pytest.approx(0.6)
+    assert r.task_scores["VisualQA"] == pytest.approx(0.6)
     assert r.tasks["VisualQA"].source == "computed"
 
 
@@ -142,7 +142,7 @@ def test_textqa_and_mathqa_vectors_through_the_challenge():
     )
     assert [round(x, 4) for x in r.tasks["TextQA"].item_scores] == [1.0, 1.0, 0.6667, 0.0]
     assert r.tasks["MathQA"].item_scores == [1.0, 0.0, 1.0]
-    assert r.scores["MathQA"] == pytest.approx(2 / 3)
+    assert r.task_scores["MathQA"] == pytest.approx(2 / 3)
 
 
 # ----------------------------------------------------------------------------- composition
@@ -172,15 +172,15 @@ def test_tasks_compose_the_core_metrics():
     assert cap.item_scores == pytest.approx([(meteor.scores[0] + 0.25) / 2, (meteor.scores[1] + 0.35) / 2])
     assert cap.signatures["meteor"] == meteor.signature
     ned = compute_one_minus_ned(["хор", "kitten"], [["хор"], ["sitting"]])
-    assert r.scores["TRitW"] == ned.one_minus_ned
+    assert r.task_scores["TRitW"] == ned.one_minus_ned
     f1 = compute_token_f1(preds, refs, variant="fbc2_textqa", percent=False)
-    assert r.scores["TextQA"] == f1.f1 and r.tasks["TextQA"].signatures["token_f1"] == f1.signature
+    assert r.task_scores["TextQA"] == f1.f1 and r.tasks["TextQA"].signatures["token_f1"] == f1.signature
     # sub-scores may be mixed: METEOR given, CLIP computed
     mixed = score_challenge(
         {"ImageCaptioning": {"meteor": 0.5, "image_embeddings": [a1], "text_embeddings": [b1]}},
         missing="zero",
     )
-    assert mixed.scores["ImageCaptioning"] == pytest.approx((0.5 + 0.25) / 2)
+    assert mixed.task_scores["ImageCaptioning"] == pytest.approx((0.5 + 0.25) / 2)
 
 
 # ----------------------------------------------------------------------------- layout
@@ -188,7 +188,7 @@ def test_tasks_compose_the_core_metrics():
 
 def test_whole_submission_example():
     r = score_submission(**WHOLE_SUBMISSION_EXAMPLE)
-    assert set(r.scores) == set(OPEN + HIDDEN)
+    assert set(r.task_scores) == set(OPEN + HIDDEN)
     assert r.tasks["TextQA"].item_scores == [1.0, 0.8] and r.tasks["TextQA"].ids == ["0", "1"]
     assert r.tasks["MathQA"].item_scores == [1.0, 0.0]  # "ответ: b" falls back to b, gold c
     assert r.tasks["VisualQA"].item_scores == [1.0, 0.6]  # "три" vs "5": 3/5
@@ -197,8 +197,8 @@ def test_whole_submission_example():
         r.tasks["ImageGeneration"].ids == ["4", "5"] and r.tasks["ImageGeneration"].components["fid"] == 61.5
     )
     assert r.hidden_sum == pytest.approx(1.81)
-    want = math.fsum(s / 15 for s in (r.scores[t] for t in OPEN)) + math.fsum(
-        r.scores[t] / 10 for t in HIDDEN
+    want = math.fsum(s / 15 for s in (r.task_scores[t] for t in OPEN)) + math.fsum(
+        r.task_scores[t] / 10 for t in HIDDEN
     )
     assert r.integral == pytest.approx(want, abs=1e-15)
     assert r.eligible
@@ -288,7 +288,7 @@ def test_integral_properties(values, rnd):
     items = list(inputs.items())
     rnd.shuffle(items)
     again = score_challenge(dict(items))
-    assert (again.integral, again.scores, again.signature) == (r.integral, r.scores, r.signature)
+    assert (again.integral, again.task_scores, again.signature) == (r.integral, r.task_scores, r.signature)
     # raising one task's score raises the integral by weight * delta
     bumped = dict(inputs, Hidden3=1.0)
     assert score_challenge(bumped).integral == pytest.approx(
@@ -317,8 +317,11 @@ def test_per_id_order_does_not_matter(pairs, rnd):
     shuffled = score_challenge(
         {"TRitW": {"predictions": {k: preds[k] for k in keys}, "references": refs}}, missing="zero"
     )
-    assert shuffled.scores == r.scores and shuffled.tasks["TRitW"].item_scores == r.tasks["TRitW"].item_scores
-    assert 0.0 <= r.scores["TRitW"] <= 1.0
+    assert (
+        shuffled.task_scores == r.task_scores
+        and shuffled.tasks["TRitW"].item_scores == r.tasks["TRitW"].item_scores
+    )
+    assert 0.0 <= r.task_scores["TRitW"] <= 1.0
 
 
 # ----------------------------------------------------------------------------- evaluate

@@ -93,20 +93,16 @@ def test_demo_covers_every_metric_and_variant():
 
 def test_cli_demo_prints_the_table():
     out = subprocess.run(
-        [sys.executable, "-m", "metricore.cli.commands", "demo"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "metricore.cli", "demo"], capture_output=True, text=True, check=True
     )
     assert out.stdout.splitlines()[0].split() == ["metric", "variant", "n", "score", "signature"]
     assert "one_minus_ned" in out.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "metricore.cli.commands", "nope"], capture_output=True, text=True
-    )
+    bad = subprocess.run([sys.executable, "-m", "metricore.cli", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2
 
 
 def test_cli_wordnet_finds_the_provisioned_copy():
-    out = subprocess.run(
-        [sys.executable, "-m", "metricore.cli.commands", "wordnet"], capture_output=True, text=True
-    )
+    out = subprocess.run([sys.executable, "-m", "metricore.cli", "wordnet"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("WordNet: ")
     assert "RuntimeWarning" not in out.stderr

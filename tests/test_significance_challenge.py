@@ -63,7 +63,10 @@ def test_stratified_resampling_equals_the_challenge_rerun_on_resampled_tasks():
         }
         again = score_challenge(resampled, SPEC)
         for name in SPEC["tasks"]:
-            assert math.isclose(dists[name][b], again.scores[name], rel_tol=1e-12, abs_tol=1e-12), (name, b)
+            assert math.isclose(dists[name][b], again.task_scores[name], rel_tol=1e-12, abs_tol=1e-12), (
+                name,
+                b,
+            )
         integrals.append(again.integral)
     integrals = np.sort(integrals)
     assert (ci["integral"].low, ci["integral"].high) == pytest.approx(

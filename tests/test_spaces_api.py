@@ -330,7 +330,7 @@ def test_token_f1_ui_histogram_on_the_0_100_scale(servers):
         "data": [["the big cat sat", '["a cat sat down"]'], ["Normans", "The Normans"]],
     }
     headline, per_sample, histogram, signature = servers["token_f1"].predict(
-        "squad", "table", table, "", None, False, "en", 1.0, "squad", api_name="/compute_ui"
+        "squad", "table", table, "", None, False, "en", 1.0, "squad", 0.4, api_name="/compute_ui"
     )
     assert (
         f"{compute_token_f1(['the big cat sat', 'Normans'], [['a cat sat down'], 'The Normans']).f1:.4f}"
@@ -578,7 +578,7 @@ def test_challenge_score_api(servers):
     out = client.predict(submission=WHOLE_SUBMISSION_EXAMPLE, missing="error", api_name="/compute")
     core = score_submission(**WHOLE_SUBMISSION_EXAMPLE)
     assert out["integral"] == core.integral and out["signature"] == core.signature
-    assert out["eligibility"] == core.eligibility and out["scores"] == core.scores
+    assert out["eligibility"] == core.eligibility and out["scores"] == core.task_scores
     partial = {"TextQA": 0.5, "Hidden1": 1.0}
     out = client.predict(submission=partial, missing="zero", api_name="/compute")
     assert out["integral"] == score_challenge(partial, missing="zero").integral

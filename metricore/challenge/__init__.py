@@ -11,7 +11,7 @@ precomputed (sub-)scores; or the challenge's own whole-submission files
 
 >>> from metricore.challenge import score_submission, WHOLE_SUBMISSION_EXAMPLE
 >>> r = score_submission(**WHOLE_SUBMISSION_EXAMPLE)
->>> r.scores["TextQA"], r.scores["MathQA"], round(r.scores["VisualQA"], 4)
+>>> r.task_scores["TextQA"], r.task_scores["MathQA"], round(r.task_scores["VisualQA"], 4)
 (0.9, 0.5, 0.8)
 """
 

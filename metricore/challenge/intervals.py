@@ -25,7 +25,6 @@ Percentile intervals of these (and of each task) use the rule of
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -121,9 +120,3 @@ def challenge_intervals(
         if name not in out:
             out[name] = _interval(task.score, dists[name], confidence, n_resamples, seed)
     return out
-
-
-def _provider(
-    result: Any, confidence: float, n_resamples: int, seed: int | None
-) -> dict[str, ConfidenceInterval]:
-    return challenge_intervals(result, confidence=confidence, n_resamples=n_resamples, seed=seed)

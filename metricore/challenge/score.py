@@ -13,6 +13,7 @@ from typing import Any, Literal
 from metricore.challenge.layout import fail
 from metricore.challenge.spec import ChallengeSpec, TaskSpec, load_challenge
 from metricore.challenge.tasks import TASK_METRICS, TaskOutcome, given_number
+from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_choice
 
@@ -84,12 +85,31 @@ class ChallengeResult:
 
     challenge: str
     integral: float
-    scores: dict[str, float]
+    #: task name -> score
+    task_scores: dict[str, float]
     group_sums: dict[str, float]
     eligibility: dict[str, bool]
     eligible: bool
     tasks: dict[str, TaskResult]
     signature: str = field(repr=False)
+
+    @property
+    def scores(self) -> list[float]:
+        """The task scores in the challenge's task order (the items of this result)."""
+        return list(self.task_scores.values())
+
+    def headline(self) -> dict[str, float]:
+        return {"integral": self.integral, **{f"{g}_sum": s for g, s in self.group_sums.items()}}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        """One record per task: ``id`` the task name, ``score``, and its ``weight``,
+        ``contribution``, ``group``, ``metric``, ``source`` and ``eligible``."""
+        tasks = list(self.tasks.values())
+        extras = {
+            key: [getattr(t, key) for t in tasks]
+            for key in ("weight", "contribution", "group", "metric", "source", "eligible")
+        }
+        return item_records(self.scores, predictions=None, ids=list(self.task_scores), extras=extras)
 
     @property
     def open_sum(self) -> float:
@@ -106,7 +126,7 @@ class ChallengeResult:
         out: dict[str, Any] = {"integral": self.integral}
         for group, total in self.group_sums.items():
             out[f"{group}_sum"] = total
-        out["scores"] = dict(self.scores)
+        out["scores"] = dict(self.task_scores)
         out["eligibility"] = dict(self.eligibility)
         out["eligible"] = self.eligible
         out["tasks"] = {name: t.as_dict() for name, t in self.tasks.items()}
@@ -206,6 +226,7 @@ def score_challenge(
         )
     results: dict[str, TaskResult] = {}
     for task in spec.tasks:
+        source: Literal["computed", "given", "missing"]
         if task.name in inputs:
             outcome, source = _score_task(task, _task_input(task, inputs[task.name]))
         else:
@@ -235,7 +256,7 @@ def score_challenge(
     return ChallengeResult(
         challenge=spec.name,
         integral=integral,
-        scores={name: t.score for name, t in results.items()},
+        task_scores={name: t.score for name, t in results.items()},
         group_sums=group_sums,
         eligibility=eligibility,
         eligible=all(eligibility.values()),
@@ -273,7 +294,7 @@ def split_submission(
     references: Mapping[Any, Any],
     task_ids: Mapping[Any, Any],
     challenge: Any = "fbc2",
-) -> dict[str, dict[str, dict[str, Any]]]:
+) -> dict[str, dict[str, Any]]:
     """Split the challenge's whole-submission files into per-task inputs.
 
     ``predictions`` (predictions.json) and ``references`` (ground_truth.json) map each sample
@@ -293,7 +314,8 @@ def split_submission(
     by_id = _task_by_id(spec)
     preds = {str(k): v for k, v in predictions.items()}
     refs = {str(k): v for k, v in references.items()}
-    out: dict[str, dict[str, dict[str, Any]]] = {}
+    # task name -> {"predictions": {id: parts}, "references": {id: parts}} or {"ids": [id, ...]}
+    out: dict[str, dict[str, Any]] = {}
     for sample, task_id in task_ids.items():
         sid = str(sample)
         key = str(task_id) if not isinstance(task_id, bool) else repr(task_id)

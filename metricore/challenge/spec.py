@@ -232,7 +232,8 @@ def _digest(data: dict[str, Any]) -> str:
 def _from_mapping(raw: Any) -> ChallengeSpec:
     if not isinstance(raw, Mapping):
         raise TypeError(f"{_METRIC}: a challenge spec must be a mapping, got {type(raw).__name__}")
-    label = raw.get("name") if isinstance(raw.get("name"), str) else "?"
+    raw_name = raw.get("name")
+    label = raw_name if isinstance(raw_name, str) else "?"
     unknown = sorted(set(map(str, raw)) - _TOP_FIELDS)
     if unknown:
         raise _err(

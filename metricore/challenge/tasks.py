@@ -48,10 +48,11 @@ from typing import Any
 
 import numpy as np
 
+from metricore import registry
 from metricore.challenge.layout import fail, text_columns
 from metricore.core.validation import check_choice, check_number
-from metricore.metrics.anls import ANLS_VARIANTS, compute_anls
-from metricore.metrics.meteor import METEOR_VARIANTS, compute_meteor
+from metricore.metrics.anls import compute_anls
+from metricore.metrics.meteor import compute_meteor
 from metricore.metrics.ned import compute_one_minus_ned
 from metricore.metrics.token_f1 import TOKEN_F1_VARIANTS, compute_token_f1
 from metricore.vision.clip_score import CLIP_S_WEIGHT, clip_cosine, clip_score
@@ -173,12 +174,9 @@ def _ned(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, 
     )
 
 
-_STRUCTURED_ANLS = ("anls_star", "dude")
-
-
 def _anls(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
     ids: list[str] | None
-    if config in _STRUCTURED_ANLS:  # structured answers go to the core as they are
+    if registry.get("anls").config(config).json_cells:  # structured answers go to the core as they are
         ids, preds, golds = None, data["predictions"], data["references"]
     else:
         ids, preds, golds = text_columns(data["predictions"], data["references"], task)
@@ -297,7 +295,34 @@ def _meteor_clip(task: str, config: str, options: Mapping[str, Any], data: Mappi
 # --------------------------------------------------------------------------------------------
 
 _TEXT = frozenset({"predictions", "references"})
-_METEOR_OPTIONS = frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer", "lemmatize"})
+#: options a challenge task adds to its metric's, and those it does not take (a task score is
+#: always in [0, 1])
+_TASK_OPTIONS = {"token_f1": frozenset({"score"})}
+_NOT_IN_TASKS = frozenset({"percent"})
+#: configs of a metric that a task cannot use (their inputs are not prediction/reference texts)
+_NOT_TASK_CONFIGS = {"token_f1": ("question_level", "quac")}
+
+
+def _plain_metric(name: str, scorer: Scorer) -> TaskMetric:
+    """A task metric that scores raw text with a core metric: configs and options from its spec."""
+    spec = registry.get(name)
+    configs = tuple(c for c in spec.configs if c.name not in _NOT_TASK_CONFIGS.get(name, ()))
+    options = frozenset().union(*(c.option_names for c in configs)) - _NOT_IN_TASKS
+    description = f"{spec.title} (metricore.registry.get({name!r}))"
+    return TaskMetric(
+        name,
+        description,
+        tuple(c.name for c in configs),
+        options | _TASK_OPTIONS.get(name, frozenset()),
+        _TEXT,
+        (),
+        scorer,
+    )
+
+
+def _meteor_options() -> frozenset[str]:
+    return _plain_metric("meteor", _meteor).options
+
 
 TASK_METRICS: dict[str, TaskMetric] = {
     m.name: m
@@ -305,42 +330,10 @@ TASK_METRICS: dict[str, TaskMetric] = {
         TaskMetric(
             "score", "a precomputed score in [0, 1] (hidden tasks)", (), frozenset(), frozenset(), (), None
         ),
-        TaskMetric(
-            "token_f1",
-            "token F1 / exact match (metricore.compute_token_f1)",
-            tuple(TOKEN_F1_VARIANTS),
-            frozenset({"score", "language"}),
-            _TEXT,
-            (),
-            _token_f1,
-        ),
-        TaskMetric(
-            "meteor",
-            "METEOR (metricore.compute_meteor)",
-            tuple(METEOR_VARIANTS),
-            _METEOR_OPTIONS,
-            _TEXT,
-            (),
-            _meteor,
-        ),
-        TaskMetric(
-            "one_minus_ned",
-            "1-NED (metricore.compute_one_minus_ned)",
-            ("icdar2019",),
-            frozenset({"empty_pair", "lowercase", "nfkc"}),
-            _TEXT,
-            (),
-            _ned,
-        ),
-        TaskMetric(
-            "anls",
-            "ANLS (metricore.compute_anls)",
-            tuple(ANLS_VARIANTS),
-            frozenset({"threshold"}),
-            _TEXT,
-            (),
-            _anls,
-        ),
+        _plain_metric("token_f1", _token_f1),
+        _plain_metric("meteor", _meteor),
+        _plain_metric("one_minus_ned", _ned),
+        _plain_metric("anls", _anls),
         TaskMetric(
             "image_generation",
             "(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2",
@@ -353,8 +346,9 @@ TASK_METRICS: dict[str, TaskMetric] = {
         TaskMetric(
             "meteor_clip",
             "(METEOR + CLIP) / 2",
-            ("fbc2_captioning",) + tuple(v for v in METEOR_VARIANTS if v != "fbc2_captioning"),
-            _METEOR_OPTIONS | {"clip"},
+            ("fbc2_captioning",)
+            + tuple(v for v in registry.get("meteor").config_names if v != "fbc2_captioning"),
+            _meteor_options() | {"clip"},
             _TEXT | {"image_embeddings", "text_embeddings"},
             ("meteor", "clip"),
             _meteor_clip,
@@ -382,5 +376,5 @@ def check_task_options(task: str, metric: TaskMetric, config: str, options: Mapp
         cap = check_number(options["fid_cap"], where, "options.fid_cap", 0.0, math.inf)
         if cap <= 0 or math.isinf(cap):
             raise fail(task, f"`options.fid_cap` must be a positive finite number, got {cap}")
-    if "language" in options and TOKEN_F1_VARIANTS[config].normalizer is not None:
+    if "language" in options and "language" not in registry.get("token_f1").config(config).option_names:
         raise fail(task, f"option `language` is only used by the 'mlqa' config, not {config!r}")

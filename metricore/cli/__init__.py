@@ -5,6 +5,14 @@
 :mod:`metricore.cli.io`).
 """
 
-from metricore.cli.commands import main
+from __future__ import annotations
 
 __all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line (imported on call, so ``python -m metricore.cli.commands`` and
+    ``import metricore.cli`` stay light)."""
+    from metricore.cli.commands import main as run
+
+    return run(argv)

@@ -27,7 +27,7 @@ Exit codes:
 
 A subcommand lives in its own module with ``add_parser(subparsers)`` (which sets
 ``func=run`` on its parser) and ``run(args) -> int``; list the module in
-:data:`SUBCOMMANDS`. A metric joins ``score`` with :func:`register_metric`.
+:data:`SUBCOMMANDS`. A metric joins ``score`` through its spec in :mod:`metricore.registry`.
 """
 
 from __future__ import annotations
@@ -38,14 +38,16 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from metricore._version import __version__
 from metricore.cli.io import FORMATS, FieldNames, InputError, Paired, column, pair_columns, read_records
+from metricore.core.result import MetricResult
+from metricore.core.spec import MetricSpec, did_you_mean
 from metricore.lexicon.wordnet import WordNetNotFoundError
+from metricore.registry import METRICS as REGISTRY
 
 __all__ = [
     "EXIT_OK",
@@ -55,14 +57,12 @@ __all__ = [
     "EXIT_IO",
     "EXIT_RESOURCE",
     "UsageError",
-    "MetricSpec",
     "METRICS",
     "SUBCOMMANDS",
     "check_choices",
     "dumps",
     "fail",
     "parse_option",
-    "register_metric",
     "score_paired",
     "per_sample_rows",
     "main",
@@ -82,151 +82,29 @@ class UsageError(ValueError):
 # Metrics
 # --------------------------------------------------------------------------------------------
 
-Scorer = Callable[[str, list[Any], list[Any], dict[str, Any]], Any]
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    """A metric of ``metricore score``: its configs (the first is the default), the option
-    names each config accepts, and ``score(config, predictions, references, options)``
-    returning a core result (with ``as_dict()``). ``json_cells``: configs whose CSV cells
-    are read as JSON (structured answers)."""
-
-    name: str
-    configs: tuple[str, ...]
-    options: Mapping[str, frozenset[str]]
-    score: Scorer
-    json_cells: frozenset[str] = frozenset()
-
-
-METRICS: dict[str, MetricSpec] = {}
-
-
-def register_metric(spec: MetricSpec) -> MetricSpec:
-    METRICS[spec.name] = spec
-    return spec
-
-
-def _anls(config: str, preds: list[Any], refs: list[Any], options: dict[str, Any]) -> Any:
-    from metricore.metrics.anls import compute_anls
-
-    return compute_anls(preds, refs, variant=config, **options)
-
-
-def _token_f1(config: str, preds: list[Any], refs: list[Any], options: dict[str, Any]) -> Any:
-    from metricore.metrics.quac import compute_quac
-    from metricore.metrics.token_f1 import compute_question_level, compute_token_f1
-
-    if config == "question_level":
-        return compute_question_level(preds, refs, **options)
-    if config == "quac":
-        for i, ref in enumerate(refs):
-            if not isinstance(ref, Mapping) or "dialog_id" not in ref or "answers" not in ref:
-                raise TypeError(
-                    f"token_f1: `references[{i}]` must be {{'dialog_id': str, 'answers': [str, ...]}} "
-                    f"for the quac config, got {ref!r:.80}"
-                )
-        return compute_quac(preds, [r["answers"] for r in refs], [r["dialog_id"] for r in refs], **options)
-    return compute_token_f1(preds, refs, variant=config, **options)
-
-
-def _meteor(config: str, preds: list[Any], refs: list[Any], options: dict[str, Any]) -> Any:
-    from metricore.metrics.meteor import compute_meteor
-
-    return compute_meteor(preds, refs, variant=config, **options)
-
-
-def _cider(config: str, preds: list[Any], refs: list[Any], options: dict[str, Any]) -> Any:
-    from metricore.metrics.cider import DocumentFrequency, compute_cider
-
-    df = options.pop("df", "corpus")
-    if isinstance(df, str) and df != "corpus":
-        df = DocumentFrequency.load(df)  # a table saved with DocumentFrequency.save
-    return compute_cider(preds, refs, variant=config, df=df, **options)
-
-
-def _one_minus_ned(config: str, preds: list[Any], refs: list[Any], options: dict[str, Any]) -> Any:
-    from metricore.metrics.ned import compute_one_minus_ned
-
-    return compute_one_minus_ned(preds, refs, **options)
-
-
-def _register_builtin() -> None:
-    from metricore.metrics.anls import ANLS_VARIANTS
-    from metricore.metrics.cider import CIDER_VARIANTS
-    from metricore.metrics.meteor import METEOR_VARIANTS
-    from metricore.metrics.token_f1 import TOKEN_F1_VARIANTS
-
-    meteor = frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer"})
-    cider = frozenset({"n", "tokenize", "df"})
-    register_metric(
-        MetricSpec(
-            "anls",
-            tuple(ANLS_VARIANTS),
-            {v: frozenset({"threshold"}) for v in ANLS_VARIANTS},
-            _anls,
-            json_cells=frozenset({"anls_star", "dude"}),
-        )
-    )
-    token_f1 = {
-        name: frozenset({"percent"})
-        | ({"no_answer_threshold"} if spec.rules == "v2" else set())
-        | ({"language"} if spec.normalizer is None else set())  # MLQA: per-language normalizer
-        for name, spec in TOKEN_F1_VARIANTS.items()
-    }
-    token_f1["question_level"] = frozenset({"percent", "normalizer"})
-    token_f1["quac"] = frozenset({"percent", "min_human_f1"})
-    register_metric(
-        MetricSpec(
-            "token_f1",
-            tuple(token_f1),
-            token_f1,
-            _token_f1,
-            json_cells=frozenset({"question_level", "quac"}),
-        )
-    )
-    register_metric(
-        MetricSpec(
-            "meteor",
-            tuple(METEOR_VARIANTS),
-            {v: meteor | ({"lemmatize"} if v == "fbc2_vqa" else set()) for v in METEOR_VARIANTS},
-            _meteor,
-        )
-    )
-    register_metric(
-        MetricSpec(
-            "cider",
-            tuple(CIDER_VARIANTS),
-            {v: cider | ({"sigma"} if v == "cider_d" else set()) for v in CIDER_VARIANTS},
-            _cider,
-        )
-    )
-    register_metric(
-        MetricSpec(
-            "one_minus_ned",
-            ("icdar2019",),
-            {"icdar2019": frozenset({"empty_pair", "lowercase", "nfkc"})},
-            _one_minus_ned,
-        )
-    )
-    # challenge_score is not a row metric: it has its own subcommand (metricore.cli.challenge)
-
-
-_register_builtin()
+#: the row metrics of ``metricore score`` (the challenge score has its own subcommand,
+#: :mod:`metricore.cli.challenge`): every fact about them comes from :mod:`metricore.registry`
+METRICS: dict[str, MetricSpec] = {name: REGISTRY[name] for name in REGISTRY if name != "challenge_score"}
 
 
 def check_choices(spec: MetricSpec, config: str | None, options: Mapping[str, Any]) -> str:
-    config = spec.configs[0] if config in (None, "default") else config
-    if config not in spec.configs:
-        raise UsageError(f"{spec.name}: unknown config {config!r}; allowed: {', '.join(spec.configs)}")
-    allowed = spec.options.get(config, frozenset())
+    """The config name (``None``/``"default"``: the spec's first) after checking it and the
+    option names against the spec; :class:`UsageError` otherwise."""
+    chosen = spec.default_config if config in (None, "default") else config
+    if chosen not in spec.config_names:
+        hint = did_you_mean(str(chosen), spec.config_names)
+        raise UsageError(
+            f"{spec.name}: unknown config {chosen!r}{hint}; allowed: {', '.join(spec.config_names)}"
+        )
+    allowed = spec.config(chosen).option_names
     unknown = sorted(set(options) - allowed)
     if unknown:
+        hint = did_you_mean(unknown[0], allowed)
         raise UsageError(
-            f"{spec.name} ({config}): unknown option(s) {', '.join(unknown)}; "
+            f"{spec.name} ({chosen}): unknown option(s) {', '.join(unknown)}{hint}; "
             f"allowed: {', '.join(sorted(allowed)) or 'none'}"
         )
-    return config
+    return str(chosen)
 
 
 _ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
@@ -247,7 +125,7 @@ def score_paired(spec: MetricSpec, config: str | None, paired: Paired, options: 
     line, a bad option :class:`UsageError`."""
     config = check_choices(spec, config, options)
     try:
-        return spec.score(config, list(paired.predictions), list(paired.references), dict(options))
+        return spec.compute(config, list(paired.predictions), list(paired.references), dict(options))
     except (TypeError, ValueError) as err:
         message = str(err)
         if _ROW.search(message) or re.search(
@@ -257,30 +135,24 @@ def score_paired(spec: MetricSpec, config: str | None, paired: Paired, options: 
         raise UsageError(message) from err
 
 
-def per_sample_rows(result: Any, paired: Paired) -> Iterator[dict[str, Any]]:
-    """One dict per scored item: ``index``, ``id``, the inputs, the item's score(s) and the
-    ``closest`` gold when the result has one."""
-    scores = result.as_dict().get("scores")
-    if isinstance(scores, list):
-        columns = {"score": scores}
-    elif isinstance(scores, Mapping) and all(isinstance(v, list) for v in scores.values()):
-        columns = dict(scores)
-    else:
-        raise UsageError("this metric has no per-sample scores")
-    n = len(next(iter(columns.values()), []))
-    closest = getattr(result, "closest", None)
-    # HF SQuAD dict rows are matched by id inside the core, in reference order
-    reordered = getattr(result, "ids", None) is not None
-    for i in range(n):
+def per_sample_rows(result: MetricResult, paired: Paired) -> Iterator[dict[str, Any]]:
+    """One dict per scored item from the result's :meth:`per_item` records: ``index``,
+    ``id`` (the record's, else the one the rows were matched by), ``prediction``, the item's
+    ``references``, ``score`` and the metric's extras, and the ``closest`` gold where the
+    metric has one."""
+    for record in result.per_item():
+        i = record["index"]
         row: dict[str, Any] = {"index": i}
-        if paired.ids is not None:
-            row["id"] = paired.ids[i]
-        if not reordered:
-            row["prediction"] = paired.predictions[i]
+        item_id = (
+            record["id"] if record["id"] is not None else (None if paired.ids is None else paired.ids[i])
+        )
+        if item_id is not None:
+            row["id"] = item_id
+        row["prediction"] = record["prediction"]
         row["references"] = paired.references[i]
-        row.update((k, v[i]) for k, v in columns.items())
-        if isinstance(closest, list) and len(closest) == n:
-            row["closest"] = closest[i]
+        row.update((k, v) for k, v in record.items() if k not in ("index", "id", "prediction", "closest"))
+        if record["closest"] is not None:
+            row["closest"] = record["closest"]
         yield row
 
 
@@ -387,7 +259,7 @@ def _score(args: argparse.Namespace) -> int:
     options = dict(args.option)
     try:
         config = check_choices(spec, args.config, options)
-        json_cells = config in spec.json_cells
+        json_cells = spec.config(config).json_cells
         read = {"fmt": args.format, "fields": fields, "json_cells": json_cells, "progress": args.progress}
         pred_records = read_records(args.predictions, **read)
         ref_records = pred_records if args.references is None else read_records(args.references, **read)

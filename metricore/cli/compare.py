@@ -66,10 +66,9 @@ def aligned_inputs(
     json_cells: bool = False,
 ) -> tuple[Paired, Paired]:
     """Each system paired with the references, both in the reference order."""
-    read = {"fmt": fmt, "json_cells": json_cells}
-    refs = column(read_records(references, **read), "references")
-    base = pair_columns(column(read_records(baseline, **read), "prediction"), refs)
-    other = pair_columns(column(read_records(system, **read), "prediction"), refs)
+    refs = column(read_records(references, fmt=fmt, json_cells=json_cells), "references")
+    base = pair_columns(column(read_records(baseline, fmt=fmt, json_cells=json_cells), "prediction"), refs)
+    other = pair_columns(column(read_records(system, fmt=fmt, json_cells=json_cells), "prediction"), refs)
     return base, other
 
 
@@ -170,7 +169,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = check_choices(spec, args.config, options)
         base, other = aligned_inputs(
-            args.baseline, args.system, args.references, fmt=args.format, json_cells=config in spec.json_cells
+            args.baseline,
+            args.system,
+            args.references,
+            fmt=args.format,
+            json_cells=spec.config(config).json_cells,
         )
         results = {
             "baseline": score_paired(spec, config, base, options),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["to_json", "from_json", "parse_text_cell", "TUPLE_TAG"]
+__all__ = ["to_json", "from_json", "untag", "parse_text_cell", "TUPLE_TAG"]
 
 TUPLE_TAG = "__tuple__"
 
@@ -38,13 +38,14 @@ def _tag(obj: Any, where: str) -> Any:
     )
 
 
-def _untag(obj: Any) -> Any:
+def untag(obj: Any) -> Any:
+    """A decoded JSON value with its tagged tuples (``{"__tuple__": [...]}``) made tuples again."""
     if isinstance(obj, list):
-        return [_untag(x) for x in obj]
+        return [untag(x) for x in obj]
     if isinstance(obj, dict):
         if len(obj) == 1 and TUPLE_TAG in obj:
-            return tuple(_untag(x) for x in obj[TUPLE_TAG])
-        return {k: _untag(v) for k, v in obj.items()}
+            return tuple(untag(x) for x in obj[TUPLE_TAG])
+        return {k: untag(v) for k, v in obj.items()}
     return obj
 
 
@@ -54,7 +55,7 @@ def to_json(obj: Any, where: str = "value") -> str:
 
 
 def from_json(text: str) -> Any:
-    return _untag(json.loads(text))
+    return untag(json.loads(text))
 
 
 def parse_text_cell(text: str, *, structured: bool, list_cell: bool) -> Any:

@@ -29,7 +29,6 @@ when they equal a still-unmatched *reference stem*. Lookups are cached per sourc
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import importlib.util
 import json
 import os
@@ -291,6 +290,8 @@ class WikiRuWordNetSynonyms(_Cached):
         self._hyper: dict[int, list[int]] = {}
 
     def version(self) -> str:
+        import importlib.metadata  # here: ~30 ms to import, needed only for this version string
+
         try:
             return "wiki-ru-wordnet-" + importlib.metadata.version("wiki-ru-wordnet")
         except importlib.metadata.PackageNotFoundError:

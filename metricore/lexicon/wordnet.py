@@ -308,7 +308,7 @@ def _reader_class() -> type:
     class FastWordNetReader(WordNetCorpusReader):
         """NLTK's reader with a faster start-up and identical English lookups."""
 
-        def map_wn(self, version: str = "wordnet") -> None:  # type: ignore[override]
+        def map_wn(self, version: str = "wordnet") -> None:
             # Used only to map OMW (multilingual) data onto this WordNet version; reading
             # index.sense twice for it takes most of NLTK's start-up time.
             return None
@@ -443,11 +443,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else install_wordnet(target_root=args.target)
             )
         else:
-            loc = find_wordnet()
-            if loc is None:
+            found = find_wordnet()
+            if found is None:
                 raise WordNetNotFoundError(
                     INSTALL_HELP.format(searched=", ".join(str(p) for p in default_search_paths()))
                 )
+            loc = found
     except WordNetNotFoundError as err:
         print(f"metricore.lexicon.wordnet: {err}", file=sys.stderr)
         return 1

@@ -44,6 +44,7 @@ import numpy as np
 
 from metricore.core._gc import paused_gc
 from metricore.core.grouping import BestPick, group_max
+from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     as_list,
@@ -56,11 +57,17 @@ from metricore.core.validation import (
     string_alternatives,
 )
 from metricore.metrics.anls_star import anls_star_score
-from metricore.text.levenshtein import distance_matrix, normalized_similarity, pair_distances, upper_lengths
+from metricore.text.levenshtein import (
+    distance_matrix,
+    explain_edits,
+    normalized_similarity,
+    pair_distances,
+    upper_lengths,
+)
 from metricore.text.matching import max_weight_matching
-from metricore.text.normalize import rrc_normalize_batch, rrc_normalize_many
+from metricore.text.normalize import rrc_normalize, rrc_normalize_batch, rrc_normalize_many
 
-__all__ = ["ANLSVariant", "ANLSResult", "ANLS_VARIANTS", "compute_anls", "DEFAULT_THRESHOLD"]
+__all__ = ["ANLSVariant", "ANLSResult", "ANLS_VARIANTS", "compute_anls", "explain_anls", "DEFAULT_THRESHOLD"]
 
 DEFAULT_THRESHOLD = 0.5
 _METRIC = "anls"
@@ -131,10 +138,18 @@ class ANLSResult:
     threshold: float
     signature: str = field(repr=False)
     picks: BestPick = field(repr=False, compare=False)
+    #: the predictions as scored (for :meth:`per_item`)
+    predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     @cached_property
     def closest(self) -> list[Any]:
         return self.picks.resolve()
+
+    def headline(self) -> dict[str, float]:
+        return {"anls": self.anls}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        return item_records(self.scores, predictions=self.predictions, closest=self.closest)
 
     def as_dict(self) -> dict[str, Any]:
         return {"anls": self.anls, "scores": list(self.scores), "signature": self.signature}
@@ -358,4 +373,28 @@ def compute_anls(
             "anls", spec.name, {"threshold": threshold}, {"threshold": DEFAULT_THRESHOLD}
         ),
         picks=picks,
+        predictions=preds,
     )
+
+
+def explain_anls(predictions: Sequence[Any], result: ANLSResult) -> list[str]:
+    """Why each question scored what it did (the Spaces' *why* column): the edits between the
+    normalized prediction and its closest gold, or how a structure was compared."""
+    out = []
+    for pred, gold, score in zip(predictions, result.closest, result.scores):
+        if isinstance(pred, list) and isinstance(gold, str):
+            pred = pred[0] if pred else ""  # DUDE: a list for a non-list question counts its first element
+        if isinstance(pred, str) and isinstance(gold, str):
+            text = explain_edits(rrc_normalize(pred), rrc_normalize(gold))
+            if score == 0 and text != "exact match":
+                text += f"; similarity under τ={result.threshold:g} → 0"
+        elif pred == gold:
+            text = "exact match"
+        elif isinstance(gold, list):
+            text = "lists matched element to element (Hungarian)"
+        elif isinstance(gold, dict):
+            text = "dicts compared key by key"
+        else:
+            text = "structures compared leaf by leaf"
+        out.append(text)
+    return out

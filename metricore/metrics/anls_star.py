@@ -31,9 +31,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from rapidfuzz.distance import Levenshtein
 
-from metricore.text.levenshtein import distance_matrix
+from metricore.text.levenshtein import distance_matrix, normalized_similarity, pair_similarity
 from metricore.text.matching import max_weight_matching, munkres_matching
 from metricore.text.normalize import rrc_normalize
 
@@ -63,7 +62,8 @@ class _Invalid(Exception):
 
     def __init__(self, error: type[Exception], message: str) -> None:
         super().__init__(message)
-        self.error, self.message, self.steps = error, message, []
+        self.error, self.message = error, message
+        self.steps: list[str] = []
 
     def within(self, step: str) -> _Invalid:
         self.steps.append(step)
@@ -137,8 +137,7 @@ def _is_noney(value: Any) -> bool:
 
 
 def _leaf_score(a: str, b: str, threshold: float) -> float:
-    longest = max(len(a), len(b))
-    similarity = 1.0 - (Levenshtein.distance(a, b) / longest if longest else 0.0)
+    similarity = pair_similarity(a, b)
     return 0.0 if similarity < threshold else similarity
 
 
@@ -238,7 +237,7 @@ def _compare_flat_lists(gk: list[StarNode], pk: list[StarNode], threshold: float
             np.fromiter((len(c.norm) for c in gk), np.int64, n),
             np.fromiter((len(c.norm) for c in pk), np.int64, m),
         ).astype(np.float64)
-        totals = 1.0 - np.divide(dist, longest, out=np.zeros_like(dist), where=longest != 0)
+        totals = normalized_similarity(dist, longest)
         totals[totals < threshold] = 0.0
     else:
         totals = np.array([[_leaf_score(gc.norm, pc.norm, threshold) for pc in pk] for gc in gk])

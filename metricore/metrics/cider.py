@@ -58,6 +58,7 @@ from typing import Any, Literal
 import numpy as np
 
 from metricore.core._gc import paused_gc
+from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     as_list,
@@ -80,6 +81,7 @@ __all__ = [
     "CIDErMatch",
     "CIDErExplanation",
     "explain_cider",
+    "idf",
     "DEFAULT_N",
     "DEFAULT_SIGMA",
 ]
@@ -102,6 +104,9 @@ class CIDErVariant:
     clipped: bool  # sum min(g_c, g_s) * g_s instead of sum g_c * g_s
     length_penalty: bool  # Gaussian penalty on the difference of (bigram) lengths
 
+
+#: the names of :data:`CIDER_VARIANTS`
+CIDErVariantName = Literal["cider_d", "cider"]
 
 CIDER_VARIANTS: dict[str, CIDErVariant] = {
     v.name: v
@@ -133,6 +138,15 @@ class CIDErResult:
     #: the n-gram statistics behind the scores (for bootstrap intervals that recompute the
     #: document frequencies per resample, :mod:`metricore.metrics.cider_bootstrap`)
     statistics: CIDErStatistics | None = field(default=None, repr=False, compare=False)
+    #: the candidate captions as scored (for :meth:`per_item`)
+    predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    def headline(self) -> dict[str, float]:
+        return {"cider": self.cider}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        """Records without ``closest``: CIDEr scores a caption against all references at once."""
+        return item_records(self.scores, predictions=self.predictions)
 
     def as_dict(self) -> dict[str, Any]:
         return {"cider": self.cider, "scores": list(self.scores), "signature": self.signature}
@@ -261,14 +275,14 @@ class DocumentFrequency:
         }
         blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         opener = gzip.open if str(path).endswith(".gz") else open
-        with opener(path, "wb") as fh:  # type: ignore[operator]
+        with opener(path, "wb") as fh:
             fh.write(blob)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> DocumentFrequency:
         """Read a table written by :meth:`save`."""
         opener = gzip.open if str(path).endswith(".gz") else open
-        with opener(path, "rb") as fh:  # type: ignore[operator]
+        with opener(path, "rb") as fh:
             data = json.loads(fh.read().decode("utf-8"))
         if not isinstance(data, dict) or data.get("format") != _DF_FORMAT:
             raise ValueError(
@@ -430,10 +444,17 @@ def _distinct(keys: np.ndarray) -> np.ndarray:
     return keys[keep]
 
 
+def idf(document_frequency: np.ndarray, num_images: int) -> np.ndarray:
+    """``log(I) - log(max(1, df))``: the one home of CIDEr's n-gram weighting (pycocoevalcap
+    ``cider_scorer.py`` ``counts2vec``), used by the scores and the bootstrap."""
+    df = np.asarray(document_frequency, dtype=np.float64)
+    return math.log(float(num_images)) - np.log(np.maximum(df, 1.0))
+
+
 def _idf_from_table(stats: _NGramStats, k: int, table: DocumentFrequency) -> np.ndarray:
     get = table.counts.get
     df = np.fromiter((get(t, 0) for t in stats.ngram_texts(k)), np.float64, stats.sizes[k])
-    return math.log(float(table.num_images)) - np.log(np.maximum(df, 1.0))
+    return idf(df, table.num_images)
 
 
 # --------------------------------------------------------------------------------------------
@@ -446,7 +467,7 @@ def compute_cider(
     predictions: Sequence[str],
     references: Sequence[Any],
     *,
-    variant: Literal["cider_d", "cider"] = "cider_d",
+    variant: CIDErVariantName = "cider_d",
     n: int = DEFAULT_N,
     sigma: float = DEFAULT_SIGMA,
     tokenize: bool = True,
@@ -525,6 +546,7 @@ def compute_cider(
         variant=spec.name,
         signature=build_signature(_METRIC, spec.name, options),
         statistics=statistics,
+        predictions=preds,
     )
 
 
@@ -548,7 +570,6 @@ def _cider_scores(
     if spec.length_penalty:
         delta = bigrams[image_of_ref] - bigrams[num_images:]
         penalty = np.exp(-(delta * delta) / (2.0 * sigma * sigma))
-    log_images = math.log(float(num_images))
     per_order = np.zeros((num_images, n))
     for k in range(n):
         sent, gid, tf = stats.entries[k]
@@ -557,10 +578,10 @@ def _cider_scores(
         if table is None:
             r_img = image_of_ref[sent[is_ref] - num_images]
             doc = np.bincount(_distinct(r_img * size + gid[is_ref]) % size, minlength=size)
-            idf = log_images - np.log(np.maximum(doc, 1).astype(np.float64))
+            weights = idf(doc, num_images)
         else:
-            idf = _idf_from_table(stats, k, table)
-        weight = tf * idf[gid]
+            weights = _idf_from_table(stats, k, table)
+        weight = tf * weights[gid]
         norm = np.sqrt(
             np.bincount(sent, weights=weight * weight, minlength=len(sentences)).astype(np.float64)
         )

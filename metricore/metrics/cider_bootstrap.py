@@ -28,13 +28,12 @@ scores are swapped as they are.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
 
-from metricore.metrics.cider import CIDER_SCALE, CIDErResult, CIDErStatistics
+from metricore.metrics.cider import CIDER_SCALE, CIDErResult, CIDErStatistics, idf
 from metricore.stats.significance import CHUNK_ELEMENTS, Statistic, mean_statistic, resample_weights
 
 __all__ = ["CIDErCorpusStatistic", "cider_statistic"]
@@ -124,7 +123,7 @@ class CIDErCorpusStatistic(Statistic):
         st = self.statistics
         n_img = st.num_images
         # q = idf^2 by document frequency 0..I: a lookup instead of a log per n-gram and row
-        q_of_df = math.log(float(n_img)) - np.log(np.maximum(np.arange(n_img + 1, dtype=np.float64), 1.0))
+        q_of_df = idf(np.arange(n_img + 1), n_img)
         q_of_df *= q_of_df
         wt = np.ascontiguousarray(weights.T)
         total = np.zeros((n_img, weights.shape[0]))

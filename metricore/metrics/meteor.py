@@ -63,10 +63,11 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
+from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     check_bool,
@@ -181,6 +182,22 @@ class METEORResult:
     beta: float
     gamma: float
     signature: str = field(repr=False)
+    #: the inputs as scored (for :meth:`per_item`)
+    predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
+    references: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def closest(self) -> list[Any]:
+        """Per sample, the reference that gave the score (references are lists of alternatives
+        once checked)."""
+        return [refs[k] for refs, k in zip(self.references, self.best_reference)]
+
+    def headline(self) -> dict[str, float]:
+        return {"meteor": self.meteor}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        extras = {"best_reference": self.best_reference}
+        return item_records(self.scores, predictions=self.predictions, closest=self.closest, extras=extras)
 
     def as_dict(self) -> dict[str, Any]:
         return {"meteor": self.meteor, "scores": list(self.scores), "signature": self.signature}
@@ -257,7 +274,7 @@ def tokenize(text: str, tokenizer: str = "nltk_line") -> tuple[str, ...]:
 def _tokenize_many(texts: list[str], tokenizer: str) -> list[tuple[str, ...]]:
     """:func:`tokenize` of every text (one cache lookup for all, the tokenizer on misses)."""
     cache = _token_cache(tokenizer)
-    out = list(map(cache.get, texts))
+    out: list[tuple[str, ...] | None] = list(map(cache.get, texts))
     if None in out:
         fn = _TOKENIZE[tokenizer]
         for k in [k for k, hit in enumerate(out) if hit is None]:
@@ -269,7 +286,7 @@ def _tokenize_many(texts: list[str], tokenizer: str) -> list[tuple[str, ...]]:
                     cache.clear()
                 cache[text] = hit
             out[k] = hit
-    return out
+    return cast("list[tuple[str, ...]]", out)  # every None was replaced above
 
 
 def _stemmer(name: str) -> tuple[Any, dict[str, str]]:
@@ -466,7 +483,7 @@ class _Side:
 
     def _make(self, words: list[str]) -> _Prepared:
         cache = self.stem_cache
-        stems = list(map(cache.get, words))
+        stems: list[str | None] = list(map(cache.get, words))
         if None in stems:
             stem = self.stem
             for k, s in enumerate(stems):
@@ -475,7 +492,7 @@ class _Side:
                     s = stem(w)
                     cache[w] = s
                     stems[k] = s
-        return _Prepared(words, stems)
+        return _Prepared(words, cast("list[str]", stems))  # every None was replaced above
 
     def seq(self, text: str) -> tuple[str, ...]:
         """The tokens of ``text`` (not lowercased)."""
@@ -599,11 +616,11 @@ def _score_items(
         hyp_number: list[float | None] = []
         for k, ref in enumerate(ref_ps):
             rw = ref.words
-            if numeric and len(rw) == 1 and parse_number_token(rw[0]) is not None:
+            if numeric and len(rw) == 1 and (ref_number := parse_number_token(rw[0])) is not None:
                 if not hyp_number:
                     hyp_number.append(first_number(hyp.words))
                 found = hyp_number[0]
-                s = 0.0 if found is None else numeric_similarity(found, parse_number_token(rw[0]))  # type: ignore[arg-type]
+                s = 0.0 if found is None else numeric_similarity(found, ref_number)
             elif nh == 0 or not rw:
                 s = 0.0
             else:
@@ -702,6 +719,8 @@ def compute_meteor(
         beta=b,
         gamma=g,
         signature=build_signature(_METRIC, spec.name, options, defaults, backends),
+        predictions=preds,
+        references=refs,
     )
 
 

@@ -256,7 +256,7 @@ def _score(m: int, chunks: int, nh: int, nr: int, alpha: float, beta: float, gam
 # --------------------------------------------------------------------------------------------
 
 
-class _Vocabulary(dict):  # type: ignore[type-arg]
+class _Vocabulary(dict[str, int]):
     """token -> word id (lowercased word), interning words and their stems on first sight."""
 
     def __init__(self, stem_cache: dict[str, str], stem: Callable[[str], str]) -> None:

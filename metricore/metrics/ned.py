@@ -28,12 +28,13 @@ import numpy as np
 
 from metricore.core._gc import paused_gc
 from metricore.core.grouping import BestPick, group_argmax, group_max
+from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_bool, check_choice, check_pairs, checked_lengths, gold_column
-from metricore.text.levenshtein import pair_distances
-from metricore.text.normalize import Normalizer
+from metricore.text.levenshtein import explain_edits, pair_distances
+from metricore.text.normalize import Normalizer, Step
 
-__all__ = ["NEDResult", "compute_one_minus_ned", "EMPTY_PAIR_POLICIES"]
+__all__ = ["NEDResult", "compute_one_minus_ned", "explain_ned", "EMPTY_PAIR_POLICIES"]
 
 _METRIC = "one_minus_ned"
 EMPTY_PAIR_POLICIES = ("zero", "one")
@@ -51,11 +52,20 @@ class NEDResult:
     reference_lengths: list[int]
     signature: str = field(repr=False)
     picks: BestPick = field(repr=False, compare=False)
+    #: the predictions as scored (for :meth:`per_item`)
+    predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
     @cached_property
     def closest(self) -> list[str]:
         """Per item, the gold string the score came from (built on first request)."""
         return self.picks.resolve()
+
+    def headline(self) -> dict[str, float]:
+        return {"one_minus_ned": self.one_minus_ned, "cer": self.cer}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        extras = {"distance": self.distances, "reference_length": self.reference_lengths}
+        return item_records(self.scores, predictions=self.predictions, closest=self.closest, extras=extras)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -101,7 +111,7 @@ def compute_one_minus_ned(
         raw_flat, counts = gold_column(refs, _METRIC)
         gold_len = np.fromiter(map(len, raw_flat), np.int64, len(raw_flat))
 
-    steps: tuple[Any, ...] = (("nfkc",) if nfkc else ()) + (("lower",) if lowercase else ())
+    steps = _steps(lowercase, nfkc)
     if steps:
         norm = Normalizer(steps)
         flat, npreds = norm.many(raw_flat), norm.many(preds)
@@ -111,10 +121,10 @@ def compute_one_minus_ned(
     else:
         flat, npreds = raw_flat, preds  # read only: no copy needed
     single = counts is None
-    rep = npreds if single else np.repeat(np.array(npreds, dtype=object), counts).tolist()
+    rep = npreds if counts is None else np.repeat(np.array(npreds, dtype=object), counts).tolist()
 
     dist = pair_distances(rep, flat)
-    if not single:
+    if counts is not None:
         pred_len = np.repeat(pred_len, counts)
     longest = np.maximum(gold_len, pred_len)
     sim = np.divide(dist, longest, out=np.zeros(len(flat)), where=longest != 0)
@@ -124,7 +134,7 @@ def compute_one_minus_ned(
     if empty_pair == "one":
         sim[longest == 0] = 1.0
 
-    if single:
+    if counts is None:
         best = None
         scores = sim
     else:
@@ -149,4 +159,34 @@ def compute_one_minus_ned(
         reference_lengths=best_len.tolist(),
         signature=build_signature("one_minus_ned", None, options, _DEFAULTS),
         picks=BestPick(raw_flat, None if single else best),
+        predictions=preds,
     )
+
+
+def _steps(lowercase: bool, nfkc: bool) -> tuple[Step, ...]:
+    """The normalization steps of the options: NFKC first, then lowercasing."""
+    nfkc_step: tuple[Step, ...] = ("nfkc",) if nfkc else ()
+    lower_step: tuple[Step, ...] = ("lower",) if lowercase else ()
+    return nfkc_step + lower_step
+
+
+def explain_ned(
+    predictions: Sequence[str],
+    result: NEDResult,
+    *,
+    empty_pair: str = "zero",
+    lowercase: bool = False,
+    nfkc: bool = False,
+) -> list[str]:
+    """Why each item scored what it did (the Spaces' *why* column): the edits between the
+    compared forms of the prediction and its closest gold, or the empty-string rule."""
+    norm = Normalizer(_steps(lowercase, nfkc))
+    out = []
+    for p, g, s in zip(predictions, result.closest, result.scores):
+        if p and g:
+            out.append(explain_edits(norm(p), norm(g)))
+        elif p == g:
+            out.append(f"both empty → {s:g} (empty_pair={empty_pair})")
+        else:
+            out.append("one side empty → 0 (ICDAR 2019)")
+    return out

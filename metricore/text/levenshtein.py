@@ -21,6 +21,8 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 __all__ = [
+    "pair_similarity",
+    "explain_edits",
     "pair_distances",
     "distance_matrix",
     "normalized_similarity",
@@ -43,6 +45,13 @@ def distance_matrix(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     if not a or not b:
         return np.zeros((len(a), len(b)), dtype=np.int64)
     return process.cdist(a, b, scorer=Levenshtein.distance, dtype=np.int64, workers=1)
+
+
+def pair_similarity(a: str, b: str) -> float:
+    """``1 - LD(a, b) / max(|a|, |b|)`` of one pair, ``1.0`` for two empty strings (the scalar
+    form of :func:`normalized_similarity`, same operations)."""
+    longest = max(len(a), len(b))
+    return 1.0 - (Levenshtein.distance(a, b) / longest if longest else 0.0)
 
 
 def normalized_similarity(distances: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -76,3 +85,20 @@ def edit_operations(source: str, target: str) -> list[tuple[str, int, int]]:
     ``op`` is one of ``replace``, ``insert``, ``delete``; used to explain a score.
     """
     return [(op.tag, op.src_pos, op.dest_pos) for op in Levenshtein.editops(source, target)]
+
+
+def explain_edits(prediction: str, gold: str, *, max_ops: int = 4) -> str:
+    """The edits that turn ``prediction`` into ``gold``, shortly: ``"2 edits: insert ' ' @4, ..."``."""
+    if prediction == gold:
+        return "exact match"
+    ops = edit_operations(prediction, gold)
+    words = []
+    for op, src, dst in ops[:max_ops]:
+        if op == "replace":
+            words.append(f"replace {prediction[src]!r}→{gold[dst]!r} @{src}")
+        elif op == "insert":
+            words.append(f"insert {gold[dst]!r} @{src}")
+        else:
+            words.append(f"delete {prediction[src]!r} @{src}")
+    more = f", +{len(ops) - max_ops} more" if len(ops) > max_ops else ""
+    return f"{len(ops)} edit{'s' if len(ops) != 1 else ''}: {', '.join(words)}{more}"

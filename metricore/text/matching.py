@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from munkres import Munkres, make_cost_matrix
-from scipy.optimize import linear_sum_assignment
+
+# scipy.optimize (~0.5 s to import) and munkres are imported by the functions that use them
 
 __all__ = ["max_weight_matching", "munkres_matching"]
 
@@ -16,6 +16,8 @@ def max_weight_matching(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (DUDEeval, anls-star) use ``munkres`` on ``max - w``; any optimal matching has the same
     total, which is all the list scores use for flat lists.
     """
+    from scipy.optimize import linear_sum_assignment
+
     weights = np.asarray(weights, dtype=np.float64)
     if weights.size == 0:
         empty = np.zeros(0, dtype=np.intp)
@@ -31,6 +33,8 @@ def munkres_matching(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     implementation's score depends on which of several optimal matchings is picked
     (ANLS* lists whose elements differ in length), so that ties break the same way.
     """
+    from munkres import Munkres, make_cost_matrix
+
     weights = np.asarray(weights, dtype=np.float64)
     if weights.size == 0:
         empty = np.zeros(0, dtype=np.intp)

@@ -69,7 +69,7 @@ import unicodedata
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
+from typing import Any
 
 from metricore.core._gc import paused_gc
 
@@ -251,6 +251,8 @@ def _unicode_classes() -> tuple[str, str, str]:
     """Class bodies for JFlex's ``[:letter:]``, ``[:digit:]``, ``[:uppercase:]`` (Unicode 6.2),
     read from ``metricore/data/ptb_unicode_6_2.json`` so that they do not change with the
     Python version's Unicode tables (that file is :func:`_derive_unicode_classes`' output)."""
+    from importlib import resources  # here: ~10 ms to import, needed once
+
     data = json.loads(resources.files("metricore").joinpath(_CLASS_TABLE).read_text("utf-8"))
 
     def body(items: list) -> str:
@@ -1028,14 +1030,14 @@ class _Lexer:
         """(end including trailing context, end of the token) of the rule's longest match
         (``mm``: the main pattern's match at ``pos``, when already known)."""
         if rule.alts:
-            best = -1
+            best_end = -1
             for alt in rule.alts:
                 mm = alt.match(text, pos)
                 if mm is not None:
                     end = _longest(rule, alt, text, pos, mm.end()) if rule.longest else mm.end()
-                    if end > best:
-                        best = end
-            return (best, best) if best > pos else None
+                    if end > best_end:
+                        best_end = end
+            return (best_end, best_end) if best_end > pos else None
         if mm is None:
             mm = rule.main.match(text, pos)
             if mm is None:
@@ -1064,8 +1066,9 @@ class _Lexer:
         while pos < n and (pos < end or text[pos] not in " \t\n"):
             best_total, best_tok, best_rule = -1, -1, -1
             for i in self._candidates(text, pos):
-                if simple[i]:  # a plain rule: its regex's match is the longest
-                    mm = simple[i](text, pos)
+                plain = simple[i]
+                if plain is not None:  # a plain rule: its regex's match is the longest
+                    mm = plain(text, pos)
                     if mm is not None:
                         e = mm.end()
                         if e > best_total:
@@ -1165,8 +1168,8 @@ try:  # the regular-expression parser of the standard library (private, stable f
     from re import _constants as _sre_const  # type: ignore[attr-defined]
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # Python 3.10
-    import sre_constants as _sre_const  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+    import sre_constants as _sre_const
+    import sre_parse as _sre_parse
 
 
 class _StartTest:
@@ -1363,14 +1366,14 @@ class _Stream:
                 # Fast path: words separated by single spaces, no token can span a space, a
                 # line break follows: the line is a few dictionary lookups (misses scanned).
                 parts = line.split(" ")
-                got = list(map(get, parts))
-                if None in got:
-                    got = self._fill(parts, got, pos)  # type: ignore[arg-type]
+                # per part: its piece of the line (coco: a str) or its tokens (a tuple); None: a miss
+                hits: list[Any] = list(map(get, parts))
+                got = self._fill(parts, hits, pos) if None in hits else hits
                 if got is not None:
                     if self.coco:
-                        out[i] = " ".join(filter(None, got))  # type: ignore[arg-type]
+                        out[i] = " ".join(filter(None, got))
                     else:
-                        out[i] = [t for g in got for t in g]  # type: ignore[union-attr]
+                        out[i] = [t for g in got for t in g]
                     pos = end + 1
                     continue
             if resume <= pos:
@@ -1379,7 +1382,7 @@ class _Stream:
             pos = end + 1
         return out
 
-    def _fill(self, parts: list[str], got: list, pos: int) -> list | None:
+    def _fill(self, parts: list[str], got: list[Any], pos: int) -> list[Any] | None:
         """Look up or scan the segments the fast path missed; None if one cannot be cached."""
         off = pos
         for k, part in enumerate(parts):
@@ -1446,9 +1449,9 @@ class _Stream:
                     key = (key, _context_signature(self.lexer, text, start, end))
                 cache[key] = got
             if kind == "C" and not _is_signature_key(key):
-                self.words[seg] = got  # type: ignore[assignment]
-                if self.coco and not (got and got[-1][-1:].isspace()):  # type: ignore[index]
-                    self.pieces[seg] = " ".join([t for t in got if t not in PUNCTUATION])  # type: ignore[union-attr]
+                self.words[seg] = got
+                if self.coco and not (got and got[-1][-1:].isspace()):
+                    self.pieces[seg] = " ".join([t for t in got if t not in PUNCTUATION])
         return got  # type: ignore[return-value]
 
     def _sgml_open(self, start: int, end: int) -> bool:
@@ -1506,7 +1509,7 @@ def _fast_blocked_re() -> re.Pattern[str]:
 def _lex_lines(lines: list[str], *, lowercase: bool, astral: bool) -> list[list[str]]:
     """The printed tokens of each line, the lines being scanned as one text."""
     out = _Stream(lines, lowercase=lowercase, astral=astral, coco=False).run()
-    return [toks if isinstance(toks, list) else [] for toks in out]  # type: ignore[misc]
+    return [toks if isinstance(toks, list) else [] for toks in out]
 
 
 def _utf16_units(text: str) -> str:

@@ -60,7 +60,7 @@ import re
 import threading
 from collections.abc import Callable
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["word_tokenize_line", "clear_cache"]
 
@@ -391,7 +391,8 @@ def word_tokenize_line(text: str) -> list[str]:
     got = list(map(_MID_PIECES.get, inner))
     if None in got:
         got = [_cached(p, _MID) for p in inner]
-    return [*head, *chain.from_iterable(got), *tail]
+    # no None left: every middle piece was cached, or all were tokenized again
+    return [*head, *chain.from_iterable(cast("list[tuple[str, ...]]", got)), *tail]
 
 
 def clear_cache() -> None:

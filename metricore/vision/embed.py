@@ -39,6 +39,7 @@ from metricore.vision.fid import fid_from_features
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
+    from torch import Tensor  # for functions where ``torch`` is the local module from _torch()
 
 __all__ = [
     "RUCLIP_TEMPLATES",
@@ -195,7 +196,7 @@ class ClipEncoder:
                 raise ValueError(
                     f"ClipEncoder: a pixel tensor must be (N, C, H, W), got {tuple(images.shape)}"
                 )
-            batches: Iterator[torch.Tensor] = iter(images.split(self.batch_size))
+            batches: Iterator[Tensor] = iter(images.split(self.batch_size))
         else:
             items = _items(images, "ClipEncoder", "images")
             batches = (self._pixels(list(chunk)) for chunk in _chunks(items, self.batch_size))
@@ -356,7 +357,7 @@ class ImageFeatureExtractor:
                 raise ValueError(
                     f"ImageFeatureExtractor: an image tensor must be (N, C, H, W), got {tuple(images.shape)}"
                 )
-            batches: Iterator[torch.Tensor] = iter(images.split(self.batch_size))
+            batches: Iterator[Tensor] = iter(images.split(self.batch_size))
         else:
             items = _items(images, "ImageFeatureExtractor", "images")
             batches = (

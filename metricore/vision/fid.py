@@ -43,7 +43,6 @@ import warnings
 from typing import Any
 
 import numpy as np
-from scipy import linalg
 
 from metricore.core._arrays import float_array
 from metricore.core.validation import check_number
@@ -80,6 +79,8 @@ def feature_statistics(features: Any, *, name: str = "features") -> tuple[np.nda
 
 
 def _sqrtm(matrix: np.ndarray) -> np.ndarray:
+    from scipy import linalg  # here, not at the top: scipy.linalg takes ~0.3 s to import
+
     with warnings.catch_warnings():
         # the reference passed disp=False, which kept SciPy quiet about singular products
         warnings.simplefilter("ignore", linalg.LinAlgWarning)

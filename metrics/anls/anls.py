@@ -8,7 +8,6 @@ PyPI `anls` 0.0.2), `anls_star` (arXiv 2402.03848, PyPI `anls-star` 1.0.1) and `
 
 import evaluate
 
-from metricore import ANLS_VARIANTS, compute_anls
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\
@@ -49,16 +48,10 @@ Examples:
     0.8889
 """
 
-_STRUCTURED = ("anls_star", "dude")
-
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Anls(hf.CoreMetric):
     METRIC = "anls"
-    CONFIGS = {
-        name: (hf.JSON_FEATURES if name in _STRUCTURED else hf.STRING_FEATURES) for name in ANLS_VARIANTS
-    }
-    COMPUTE_KWARGS = {name: frozenset({"threshold"}) for name in ANLS_VARIANTS}
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION
@@ -73,12 +66,11 @@ class Anls(hf.CoreMetric):
     )
 
     def _prepare(self, preds, refs, start):
-        if self.variant in _STRUCTURED:
+        if self.spec.config(self.variant).json_cells:
             return hf.prepare_structured(preds, refs, self.METRIC, start)
         return hf.prepare_strings(preds, refs, self.METRIC, start)
 
-    def _compute(self, predictions, references, **kwargs):
-        if self.variant in _STRUCTURED:
-            predictions = hf.decode_structured(predictions)
-            references = hf.decode_structured(references)
-        return self._finish(compute_anls(predictions, references, variant=self.variant, **kwargs))
+    def _decode(self, predictions, references):
+        if self.spec.config(self.variant).json_cells:
+            return hf.decode_structured(predictions), hf.decode_structured(references)
+        return predictions, references

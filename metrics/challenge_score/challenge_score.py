@@ -11,7 +11,6 @@ from collections.abc import Mapping
 
 import evaluate
 
-from metricore.challenge import builtin_challenges, inputs_from_rows, score_challenge
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\
@@ -69,17 +68,10 @@ def _plain(value):
     return value
 
 
-_BUILTIN = builtin_challenges()
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class ChallengeScore(hf.CoreMetric):
     METRIC = "challenge_score"
-    CONFIGS = {**{name: hf.JSON_FEATURES for name in _BUILTIN}, "custom": hf.JSON_FEATURES}
-    COMPUTE_KWARGS = {
-        **{name: frozenset({"missing"}) for name in _BUILTIN},
-        "custom": frozenset({"missing", "spec"}),
-    }
+    STORAGE = hf.JSON_FEATURES
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION
@@ -96,12 +88,5 @@ class ChallengeScore(hf.CoreMetric):
                 )
         return hf.prepare_structured(_plain(preds), _plain(refs), self.METRIC, start)
 
-    def _compute(self, predictions, references, missing="error", spec=None):
-        inputs = inputs_from_rows(hf.decode_structured(predictions), hf.decode_structured(references))
-        if self.variant == "custom":
-            if spec is None:
-                raise ValueError(f"{self.METRIC} (custom): pass the challenge spec as `spec=`")
-            challenge = spec
-        else:
-            challenge = self.variant
-        return self._finish(score_challenge(inputs, challenge, missing=missing))
+    def _decode(self, predictions, references):
+        return hf.decode_structured(predictions), hf.decode_structured(references)

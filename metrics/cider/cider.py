@@ -8,11 +8,8 @@ re-implementation of the Stanford tokenizer the toolkit runs in Java. See README
 this file for the exact rules, the document-frequency options and the known divergences.
 """
 
-import os
-
 import evaluate
 
-from metricore import CIDER_VARIANTS, DocumentFrequency, compute_cider
 from metricore.metrics.cider import check_cider_inputs
 from metricore_hf import evaluate_module as hf
 
@@ -59,14 +56,10 @@ Examples:
     5.0491
 """
 
-_COMMON = frozenset({"n", "tokenize", "df"})
-
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Cider(hf.CoreMetric):
     METRIC = "cider"
-    CONFIGS = {name: hf.STRING_FEATURES for name in CIDER_VARIANTS}
-    COMPUTE_KWARGS = {"cider_d": _COMMON | {"sigma"}, "cider": _COMMON}
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION
@@ -82,10 +75,3 @@ class Cider(hf.CoreMetric):
 
     def _prepare(self, preds, refs, start):
         return check_cider_inputs(preds, refs, start)
-
-    def _compute(self, predictions, references, df="corpus", **kwargs):
-        # The document frequencies are corpus statistics: they are computed here, over every
-        # row gathered from every process, never per batch.
-        if isinstance(df, os.PathLike) or (isinstance(df, str) and df != "corpus"):
-            df = DocumentFrequency.load(df)
-        return self._finish(compute_cider(predictions, references, variant=self.variant, df=df, **kwargs))

@@ -9,8 +9,7 @@ scorers, github.com/ai-forever/fbc2_aij2022). This is NOT METEOR 1.5 (the Java j
 
 import evaluate
 
-from metricore import METEOR_VARIANTS, compute_meteor
-from metricore.core.structured import from_json, to_json
+from metricore.core.structured import to_json
 from metricore.metrics.meteor import check_meteor_inputs
 from metricore_hf import evaluate_module as hf
 
@@ -58,19 +57,12 @@ Examples:
     0.9654
 """
 
-_ALLOWED = {
-    "nltk": frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer"}),
-    "fbc2_captioning": frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer"}),
-    "fbc2_vqa": frozenset({"alpha", "beta", "gamma", "synonyms", "tokenizer", "lemmatize"}),
-}
-
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Meteor(hf.CoreMetric):
     METRIC = "meteor"
     # Rows travel through the Arrow cache as JSON text: a prediction is a str or a token list.
-    CONFIGS = {name: hf.JSON_FEATURES for name in METEOR_VARIANTS}
-    COMPUTE_KWARGS = _ALLOWED
+    STORAGE = hf.JSON_FEATURES
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION
@@ -88,7 +80,5 @@ class Meteor(hf.CoreMetric):
         p, r = check_meteor_inputs(preds, refs, start=start, allow_tokens=self.variant == "nltk")
         return [to_json(x) for x in p], [to_json(x) for x in r]
 
-    def _compute(self, predictions, references, **kwargs):
-        preds = [from_json(x) for x in predictions]
-        refs = [from_json(x) for x in references]
-        return self._finish(compute_meteor(preds, refs, variant=self.variant, **kwargs))
+    def _decode(self, predictions, references):
+        return hf.decode_structured(predictions), hf.decode_structured(references)

@@ -7,7 +7,6 @@ an empty gold scores 0. See README.md beside this file.
 
 import evaluate
 
-from metricore import compute_one_minus_ned
 from metricore_hf import evaluate_module as hf
 
 _DESCRIPTION = """\
@@ -49,17 +48,9 @@ Examples:
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class OneMinusNed(hf.CoreMetric):
     METRIC = "one_minus_ned"
-    CONFIGS = {"icdar2019": hf.STRING_FEATURES}
-    COMPUTE_KWARGS = {"icdar2019": frozenset({"empty_pair", "lowercase", "nfkc"})}
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION
     KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
     CODEBASE_URLS = ("https://github.com/clovaai/deep-text-recognition-benchmark",)
     REFERENCE_URLS = ("https://rrc.cvc.uab.es/?ch=12&com=tasks",)
-
-    def _prepare(self, preds, refs, start):
-        return hf.prepare_strings(preds, refs, self.METRIC, start)
-
-    def _compute(self, predictions, references, **kwargs):
-        return self._finish(compute_one_minus_ned(predictions, references, **kwargs))

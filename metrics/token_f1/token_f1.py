@@ -11,10 +11,8 @@ See README.md beside this file for the exact rules.
 
 from collections.abc import Mapping
 
-import datasets
 import evaluate
 
-from metricore import compute_quac, compute_question_level, compute_token_f1
 from metricore.core.validation import check_str, check_string_list, check_strings, string_alternatives_column
 from metricore.metrics.token_f1 import squad_prediction, squad_reference
 from metricore_hf import evaluate_module as hf
@@ -76,68 +74,10 @@ Examples:
     (50.0, 75.0)
 """
 
-_SQUAD_CONFIGS = ("squad", "squad_v2", "mlqa", "fbc2_textqa", "fbc2_mathqa")
-
-# squad, squad_v2, mlqa: two row formats (evaluate picks one per run from the first batch):
-# plain lists (fast to cache) and Hugging Face's SQuAD dicts, matched by id at compute time.
-SQUAD_PLAIN_FEATURES = datasets.Features(
-    {
-        "predictions": datasets.Value("string"),
-        "references": datasets.Sequence(datasets.Value("string")),
-    }
-)
-SQUAD_DICT_FEATURES = datasets.Features(
-    {
-        "predictions": {
-            "id": datasets.Value("string"),
-            "prediction_text": datasets.Value("string"),
-            "no_answer_probability": datasets.Value("float64"),
-        },
-        "references": {
-            "id": datasets.Value("string"),
-            "answers": datasets.Sequence(datasets.Value("string")),
-        },
-    }
-)
-SQUAD_FEATURES = [SQUAD_PLAIN_FEATURES, SQUAD_DICT_FEATURES]
-LIST_FEATURES = datasets.Features(
-    {
-        "predictions": datasets.Sequence(datasets.Value("string")),
-        "references": datasets.Sequence(datasets.Value("string")),
-    }
-)
-QUAC_FEATURES = datasets.Features(
-    {
-        "predictions": datasets.Value("string"),
-        "references": {
-            "dialog_id": datasets.Value("string"),
-            "answers": datasets.Sequence(datasets.Value("string")),
-        },
-    }
-)
-
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class TokenF1(hf.CoreMetric):
     METRIC = "token_f1"
-    CONFIGS = {
-        "squad": SQUAD_FEATURES,
-        "squad_v2": SQUAD_FEATURES,
-        "mlqa": SQUAD_FEATURES,
-        "fbc2_textqa": SQUAD_FEATURES,
-        "fbc2_mathqa": SQUAD_FEATURES,
-        "question_level": LIST_FEATURES,
-        "quac": QUAC_FEATURES,
-    }
-    COMPUTE_KWARGS = {
-        "squad": frozenset({"percent"}),
-        "squad_v2": frozenset({"percent", "no_answer_threshold"}),
-        "mlqa": frozenset({"percent", "language"}),
-        "fbc2_textqa": frozenset({"percent"}),
-        "fbc2_mathqa": frozenset({"percent"}),
-        "question_level": frozenset({"percent", "normalizer"}),
-        "quac": frozenset({"percent", "min_human_f1"}),
-    }
 
     DESCRIPTION = _DESCRIPTION
     CITATION = _CITATION
@@ -156,7 +96,7 @@ class TokenF1(hf.CoreMetric):
 
     def _prepare(self, preds, refs, start):
         variant = self.variant
-        if variant in _SQUAD_CONFIGS:
+        if ("squad_record", "squad_record") in self.spec.config(variant).inputs:
             return self._prepare_squad(preds, refs, start, variant == "squad_v2")
         if variant == "question_level":
             return (
@@ -204,21 +144,3 @@ class TokenF1(hf.CoreMetric):
             check_strings(preds, self.METRIC, "predictions", start),
             string_alternatives_column(refs, self.METRIC, start=start, allow_empty=v2),
         )
-
-    # ---------------------------------------------------------------- scoring
-
-    def _compute(self, predictions, references, **kwargs):
-        variant = self.variant
-        if variant == "question_level":
-            return self._finish(compute_question_level(predictions, references, **kwargs))
-        if variant == "quac":
-            return self._finish(
-                compute_quac(
-                    predictions,
-                    [r["answers"] for r in references],
-                    [r["dialog_id"] for r in references],
-                    **kwargs,
-                )
-            )
-        # dict rows are matched by id in the core; plain rows pair by position
-        return self._finish(compute_token_f1(predictions, references, variant=variant, **kwargs))

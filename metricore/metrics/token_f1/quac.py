@@ -1,7 +1,8 @@
 """QuAC word-level F1 and the human equivalence scores HEQ-Q and HEQ-D.
 
 Pinned to the QuAC official scorer (``scorer.py``, quac.ai; Choi et al. 2018), using the
-SQuAD v1.1 token F1 of :mod:`metricore.metrics.token_f1` (normalizer ``squad``; no overlap = 0):
+SQuAD v1.1 token F1 of :mod:`metricore.metrics.token_f1.overlap` (normalizer ``squad``; no
+overlap = 0):
 
 * CANNOTANSWER: when at least as many references are ``"CANNOTANSWER"`` as are spans, the
   references become ``["CANNOTANSWER"]``; otherwise the CANNOTANSWER references are dropped.
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
+from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     as_list,
@@ -38,7 +40,7 @@ from metricore.core.validation import (
     check_strings,
     string_alternatives_column,
 )
-from metricore.metrics.token_f1 import _prf, _Texts
+from metricore.metrics.token_f1.overlap import _prf, _Texts
 from metricore.text.normalize import get_normalizer
 
 __all__ = ["CANNOTANSWER", "DEFAULT_MIN_HUMAN_F1", "QuACResult", "compute_quac", "quac_references"]
@@ -79,6 +81,8 @@ class QuACResult:
     ``f1_scores`` (model F1) and ``human_f1_scores`` are in [0, 1] for every question;
     ``counted`` says which questions enter F1 and HEQ (human F1 >= ``min_human_f1``);
     ``heq_scores`` is 1.0 for a counted question with model F1 >= human F1, else 0.0.
+    ``scores`` is the per-question model F1 (the same values as ``f1_scores``; questions that
+    are not counted included).
     """
 
     f1: float
@@ -88,6 +92,7 @@ class QuACResult:
     total_questions: int
     counted_questions: int
     total_dialogs: int
+    scores: list[float]
     f1_scores: list[float]
     human_f1_scores: list[float]
     counted: list[bool]
@@ -97,13 +102,31 @@ class QuACResult:
     signature: str = field(repr=False)
     #: the dialog of each question (HEQ-D groups by it)
     dialog_ids: list[str] | None = field(default=None, repr=False, compare=False)
+    #: the predictions as scored (for :meth:`per_item`)
+    predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    def headline(self) -> dict[str, float]:
+        """``f1``, ``heq_q``, ``heq_d``, ``human_f1`` (the question and dialog counts are not
+        headline numbers)."""
+        return {"f1": self.f1, "heq_q": self.heq_q, "heq_d": self.heq_d, "human_f1": self.human_f1}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        """Records without ``id`` (QuAC questions are identified by their dialog, in the extra
+        ``dialog_id`` when known) and without ``closest`` (a question's F1 is a leave-one-out
+        mean over its references, not the score of one of them)."""
+        extras: dict[str, list[Any]] = {
+            "f1": self.f1_scores,
+            "heq": self.heq_scores,
+            "human_f1": self.human_f1_scores,
+            "counted": self.counted,
+        }
+        if self.dialog_ids is not None:
+            extras["dialog_id"] = self.dialog_ids
+        return item_records(self.scores, predictions=self.predictions, extras=extras)
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "f1": self.f1,
-            "heq_q": self.heq_q,
-            "heq_d": self.heq_d,
-            "human_f1": self.human_f1,
+            **self.headline(),
             "total_questions": self.total_questions,
             "counted_questions": self.counted_questions,
             "total_dialogs": self.total_dialogs,
@@ -215,6 +238,7 @@ def compute_quac(
         total_questions=len(preds),
         counted_questions=n_counted,
         total_dialogs=len(dialog_ok),
+        scores=list(model),
         f1_scores=model,
         human_f1_scores=human,
         counted=counted,
@@ -228,4 +252,5 @@ def compute_quac(
             {"min_human_f1": DEFAULT_MIN_HUMAN_F1, "percent": True},
         ),
         dialog_ids=dialogs,
+        predictions=preds,
     )

@@ -1,0 +1,327 @@
+"""Token F1 and exact match of extractive QA answers over a corpus: :func:`compute_token_f1`
+and its :class:`TokenF1Result`, for every variant of
+:mod:`metricore.metrics.token_f1.variants` (SQuAD v1.1, SQuAD v2.0, MLQA, FusionBrain
+Challenge 2.0 TextQA/MathQA).
+
+Per question, the scores are those of :mod:`metricore.metrics.token_f1.overlap` (EM and F1
+the best over the golds; P and R those of the best-F1 gold); ``squad_v2`` adds the no-answer
+rules of :mod:`metricore.metrics.token_f1.v2_report`. Corpus numbers are the means over
+questions, summed left to right as the official scripts do, times 100 by default
+(``percent=True``, as the official scripts and Hugging Face's ``squad``/``squad_v2`` report
+them); per-question scores are always in [0, 1].
+
+**Letter fallback** (``fbc2_textqa``, ``fbc2_mathqa``; ai-forever/fbc2_aij2022
+``get_f1``/``get_exact``): a question whose decisive score (F1, resp. EM) is <= 0.5 and whose
+*raw* prediction contains one of the Latin letters ``a b c d e`` (case-sensitive, anywhere,
+even inside a word) is re-scored with that first letter as the whole prediction; the new
+scores replace the old ones even when lower (``"b) на секунду"`` keeps 0.667 because
+0.667 > 0.5).
+
+Degenerate cases: an empty prediction list raises ``ValueError``; an empty gold list raises
+``ValueError`` except in ``squad_v2`` (a question without an answer).
+
+Inputs are plain lists (``predictions=[str]``, ``references=[[str]]`` or a bare ``str`` per
+question) or Hugging Face's SQuAD dict format, matched by ``id``
+(:mod:`metricore.metrics.token_f1.squad_format`).
+
+The cyclic garbage collector is paused during a call (:mod:`metricore.core._gc`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from metricore.core._gc import paused_gc
+from metricore.core.result import item_records
+from metricore.core.signature import build_signature
+from metricore.core.validation import (
+    check_bool,
+    check_number,
+    check_pairs,
+    check_strings,
+    string_alternatives_column,
+)
+from metricore.metrics.token_f1.overlap import _best_over_golds, _Scored
+from metricore.metrics.token_f1.squad_format import parse_squad_records
+from metricore.metrics.token_f1.v2_report import _squad_v2
+from metricore.metrics.token_f1.variants import (
+    _METRIC,
+    DEFAULT_NO_ANSWER_THRESHOLD,
+    TokenF1Variant,
+    _check_language,
+    _variant_normalizer,
+    _variant_spec,
+)
+from metricore.text.normalize import Normalizer
+
+__all__ = ["TokenF1Result", "compute_token_f1"]
+
+
+@dataclass(frozen=True)
+class TokenF1Result:
+    """Corpus means (x100 when ``percent``) and per-question scores (always in [0, 1]).
+
+    ``scores`` is the per-question F1 (the same values as ``f1_scores``, for every variant:
+    ``fbc2_mathqa``'s headline exact match is in ``exact_match_scores``). ``closest`` holds each
+    question's gold whose precision and recall are reported (the best F1, first on ties;
+    ``""`` for a ``squad_v2`` question scored against "no answer"). ``squad_v2`` is the
+    official v2.0 result dict (``exact``, ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``,
+    ``best_*``) for that variant, else ``None``. ``ids`` is set for dict input.
+    """
+
+    exact_match: float
+    f1: float
+    precision: float
+    recall: float
+    scores: list[float]
+    exact_match_scores: list[float]
+    f1_scores: list[float]
+    precision_scores: list[float]
+    recall_scores: list[float]
+    closest: list[str]
+    variant: str
+    language: str | None
+    percent: bool
+    ids: list[str] | None
+    has_answer: list[bool] | None
+    squad_v2: dict[str, float | int] | None
+    signature: str = field(repr=False)
+    #: the predictions as scored (for :meth:`per_item`); for SQuAD dict input the prediction
+    #: texts in reference order, the order of every per-question column
+    predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
+    #: what was scored per question: the prediction, or the option letter that replaced it
+    #: (``fbc2_textqa``/``fbc2_mathqa`` letter fallback)
+    scored_predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    def headline(self) -> dict[str, float]:
+        """``exact_match``, ``f1``, ``precision``, ``recall``. For ``squad_v2`` the v2.0 dict's
+        numbers take the place of ``exact_match`` and ``f1``: ``exact``, ``f1``,
+        ``HasAns_*``/``NoAns_*`` and ``best_*`` with their thresholds; its question counts
+        (``total``, ``*_total``) are not headline numbers."""
+        head: dict[str, float]
+        if self.squad_v2 is not None:
+            head = {k: v for k, v in self.squad_v2.items() if not k.endswith("total")}
+        else:
+            head = {"exact_match": self.exact_match, "f1": self.f1}
+        head["precision"] = self.precision
+        head["recall"] = self.recall
+        return head
+
+    def per_item(self) -> list[dict[str, Any]]:
+        extras = {
+            "exact_match": self.exact_match_scores,
+            "f1": self.f1_scores,
+            "precision": self.precision_scores,
+            "recall": self.recall_scores,
+        }
+        return item_records(
+            self.scores, predictions=self.predictions, ids=self.ids, closest=self.closest, extras=extras
+        )
+
+    def _score_columns(self) -> dict[str, list[Any]]:
+        # the ``scores`` value of as_dict: the per-question columns, as evaluate users read it
+        out: dict[str, list[Any]] = {}
+        if self.ids is not None:
+            out["id"] = list(self.ids)
+        out["exact_match"] = list(self.exact_match_scores)
+        out["f1"] = list(self.f1_scores)
+        out["precision"] = list(self.precision_scores)
+        out["recall"] = list(self.recall_scores)
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """The keys of HF's ``squad`` (``exact_match``, ``f1``) or ``squad_v2`` (``exact``,
+        ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``, ``best_*``), plus ``precision``,
+        ``recall``, ``scores`` (a dict of per-question columns: ``id`` for dict input,
+        ``exact_match``, ``f1``, ``precision``, ``recall``) and the ``signature``."""
+        head: dict[str, Any]
+        if self.squad_v2 is not None:
+            head = dict(self.squad_v2)
+        else:
+            head = {"exact_match": self.exact_match, "f1": self.f1}
+        head["precision"] = self.precision
+        head["recall"] = self.recall
+        head["scores"] = self._score_columns()
+        head["signature"] = self.signature
+        return head
+
+
+_OPTION_LETTER = re.compile("[abcde]")
+
+
+def _letter_fallback(
+    spec: TokenF1Variant,
+    texts: list[str],
+    golds: list[list[str]],
+    normalizer: Normalizer,
+    scored: _Scored,
+) -> tuple[_Scored, dict[int, str]]:
+    """The FusionBrain Challenge 2.0 option-letter rule (``get_f1``/``get_exact``): when a
+    question's best ``spec.letter_fallback`` score is <= 0.5 and ``re.search("[abcde]",
+    prediction)`` finds a letter in the raw prediction, that letter becomes the prediction
+    and every score of the question is recomputed from it (kept even if lower)."""
+    em, f1, p, r, closest = scored
+    decisive = f1 if spec.letter_fallback == "f1" else em
+    rows: list[int] = []
+    letters: list[str] = []
+    for i in np.flatnonzero(decisive <= 0.5).tolist():
+        found = _OPTION_LETTER.search(texts[i])
+        if found is not None:
+            rows.append(i)
+            letters.append(found.group())
+    if not rows:
+        return scored, {}
+    new = _best_over_golds(letters, [golds[i] for i in rows], normalizer, spec.rules)
+    em, f1, p, r = (np.array(old, dtype=np.float64) for old in (em, f1, p, r))
+    for old, fresh in zip((em, f1, p, r), new[:4]):
+        old[rows] = fresh
+    closest = list(closest)
+    for i, gold in zip(rows, new[4]):
+        closest[i] = gold
+    return (em, f1, p, r, closest), dict(zip(rows, letters))
+
+
+@paused_gc()
+def compute_token_f1(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "squad",
+    language: str | None = None,
+    no_answer_probabilities: Sequence[float] | None = None,
+    no_answer_threshold: float = DEFAULT_NO_ANSWER_THRESHOLD,
+    percent: bool = True,
+) -> TokenF1Result:
+    """Token F1, exact match, precision and recall of extractive QA answers.
+
+    Args:
+        predictions: one answer string per question, or HF SQuAD dicts
+            ``{"id", "prediction_text"[, "no_answer_probability"]}`` (matched by id).
+        references: per question, a list of gold answers or a bare str (one answer); for
+            ``squad_v2`` an empty list means "no answer". Or HF SQuAD dicts
+            ``{"id", "answers": {"text": [...], "answer_start": [...]}}``.
+        variant: one of :data:`TOKEN_F1_VARIANTS` (``squad``, ``squad_v2``, ``mlqa``,
+            ``fbc2_textqa``, ``fbc2_mathqa``).
+        language: ``mlqa`` only (required there): one of :data:`MLQA_LANGUAGES`.
+        no_answer_probabilities: ``squad_v2`` with plain lists: per question, the model's
+            probability that there is no answer (default all 0.0). Dict input carries it in
+            each prediction's ``no_answer_probability``.
+        no_answer_threshold: ``squad_v2``: questions whose probability is above it count as
+            predicted "no answer" (default 1.0: none).
+        percent: report corpus numbers x100 (default, as the official scripts) or in [0, 1].
+
+    >>> r = compute_token_f1(["The Cat!", "cat cat cat"], [["cat"], ["cat"]])
+    >>> r.exact_match, round(r.f1, 4), r.scores, r.as_dict()["scores"]["f1"]
+    (50.0, 75.0, [1.0, 0.5], [1.0, 0.5])
+    """
+    spec = _variant_spec(variant)
+    language = _check_language(spec, language)
+    check_bool(percent, _METRIC, "percent")
+    v2 = spec.rules == "v2"
+    threshold = check_number(no_answer_threshold, _METRIC, "no_answer_threshold", 0.0, 1.0)
+    if not v2:
+        if no_answer_probabilities is not None:
+            raise ValueError(
+                f"{_METRIC}: `no_answer_probabilities` is only used by 'squad_v2', not {spec.name!r}"
+            )
+        if threshold != DEFAULT_NO_ANSWER_THRESHOLD:
+            raise ValueError(
+                f"{_METRIC}: `no_answer_threshold` is only used by 'squad_v2', not {spec.name!r}"
+            )
+    preds, refs = check_pairs(predictions, references, _METRIC)
+
+    ids: list[str] | None = None
+    if isinstance(preds[0], Mapping) or isinstance(refs[0], Mapping):
+        if no_answer_probabilities is not None:
+            raise ValueError(
+                f"{_METRIC}: with SQuAD dict input, give each prediction's 'no_answer_probability' "
+                "instead of `no_answer_probabilities`"
+            )
+        records = parse_squad_records(preds, refs, use_no_answer_probability=v2)
+        ids, texts, golds = records.ids, records.predictions, records.references
+        if not v2:
+            for i, gs in enumerate(golds):
+                if not gs:
+                    raise ValueError(
+                        f"{_METRIC}: `references[{i}]` (id {ids[i]!r}) has no answers (empty list)"
+                    )
+        probs = np.asarray(records.no_answer_probabilities, dtype=np.float64)
+        order = np.argsort(np.asarray(records.prediction_rows), kind="stable")
+        # questions sorted by probability, ties in prediction-row order (the script's dict order)
+        order = order[np.argsort(probs[order], kind="stable")]
+    else:
+        # Fast path: element types are checked on the distinct strings while scoring; a
+        # failure there re-runs the full checks below, which name the argument and index.
+        texts = preds
+        golds = (
+            refs
+            if set(map(type, refs)) == {list} and (v2 or 0 not in map(len, refs))
+            else string_alternatives_column(refs, _METRIC, allow_empty=v2)
+        )
+        if no_answer_probabilities is None:
+            probs = np.zeros(len(texts))
+        else:
+            plist = list(no_answer_probabilities)
+            if len(plist) != len(texts):
+                raise ValueError(
+                    f"{_METRIC}: got {len(plist)} no_answer_probabilities for {len(texts)} predictions"
+                )
+            probs = np.asarray(
+                [
+                    check_number(x, _METRIC, f"no_answer_probabilities[{i}]", 0.0, 1.0)
+                    for i, x in enumerate(plist)
+                ],
+                dtype=np.float64,
+            )
+        order = np.argsort(probs, kind="stable")
+
+    try:
+        scored = _best_over_golds(texts, golds, _variant_normalizer(spec, language), spec.rules)
+    except TypeError:
+        check_strings(texts, _METRIC, "predictions")
+        string_alternatives_column(golds, _METRIC, allow_empty=v2)
+        raise
+    letters: dict[int, str] = {}
+    if spec.letter_fallback is not None:
+        scored, letters = _letter_fallback(spec, texts, golds, _variant_normalizer(spec, language), scored)
+    scale = 100.0 if percent else 1.0
+    has_answer: np.ndarray | None = None
+    v2_dict: dict[str, float | int] | None = None
+    if v2:
+        scored, has_answer, v2_dict = _squad_v2(scored, texts, golds, probs, order, threshold, scale)
+    em, f1, p, r, closest = scored
+
+    options: dict[str, Any] = {"percent": percent}
+    defaults: dict[str, Any] = {"percent": True, "no_answer_threshold": DEFAULT_NO_ANSWER_THRESHOLD}
+    if v2:
+        options["no_answer_threshold"] = threshold
+    if language is not None:
+        options["language"] = language
+    em_l, f1_l, p_l, r_l = em.tolist(), f1.tolist(), p.tolist(), r.tolist()
+    n = len(em_l)
+    return TokenF1Result(
+        exact_match=scale * sum(em_l) / n,
+        f1=scale * sum(f1_l) / n,
+        precision=scale * sum(p_l) / n,
+        recall=scale * sum(r_l) / n,
+        scores=list(f1_l),
+        exact_match_scores=em_l,
+        f1_scores=f1_l,
+        precision_scores=p_l,
+        recall_scores=r_l,
+        closest=closest,
+        variant=spec.name,
+        language=language,
+        percent=percent,
+        ids=ids,
+        has_answer=None if has_answer is None else has_answer.tolist(),
+        squad_v2=v2_dict,
+        signature=build_signature(_METRIC, spec.name, options, defaults),
+        predictions=texts,
+        scored_predictions=[letters.get(i, text) for i, text in enumerate(texts)] if letters else list(texts),
+    )

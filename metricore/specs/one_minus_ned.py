@@ -1,0 +1,93 @@
+"""1-NED (ICDAR 2019 scene-text recognition) and CER: :mod:`metricore.metrics.ned`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.metrics.ned import EMPTY_PAIR_POLICIES, NEDResult, compute_one_minus_ned, explain_ned
+from metricore.specs._cost import text_pair_cost
+from metricore.stats.significance import Statistic, SumStatistic, mean_statistic
+
+
+def _compute(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> NEDResult:
+    return compute_one_minus_ned(predictions, references, **options)
+
+
+def _cer_score(sums: np.ndarray, n: int) -> np.ndarray:
+    """CER of summed (distance, gold length): 0 when both are 0, ``inf`` when only the lengths are."""
+    dist, length = sums[:, 0], sums[:, 1]
+    out = np.where(dist == 0, 0.0, math.inf)
+    np.divide(dist, length, out=out, where=length != 0)
+    return out
+
+
+def _statistics(r: NEDResult) -> dict[str, Statistic]:
+    return {
+        "one_minus_ned": mean_statistic(r.scores, name="one_minus_ned"),
+        "cer": SumStatistic((r.distances, r.reference_lengths), _cer_score, "cer"),
+    }
+
+
+def _explain(
+    config: str,
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    options: Mapping[str, Any],
+    r: NEDResult,
+) -> list[str]:
+    return explain_ned(predictions, r, **options)
+
+
+def _cost(
+    config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
+) -> float:
+    return text_pair_cost(predictions, references)
+
+
+SPEC = MetricSpec(
+    name="one_minus_ned",
+    title="1-NED: one minus normalized edit distance",
+    summary="Scene-text recognition score of ICDAR 2019 ReCTS/ArT as coded in clovaai "
+    "deep-text-recognition-benchmark: per item 1 - LD(pred, gold) / max(|pred|, |gold|), 0 when either "
+    "string is empty, averaged; corpus CER alongside. Several gold strings per item: the best counts.",
+    configs=(
+        Config(
+            "icdar2019",
+            "ICDAR 2019 ReCTS/ArT 1-NED as in clovaai/deep-text-recognition-benchmark test.py",
+            (
+                Option(
+                    "empty_pair",
+                    "choice",
+                    "zero",
+                    "score of an item whose prediction and gold are both empty: zero (ICDAR 2019) or one",
+                    choices=EMPTY_PAIR_POLICIES,
+                ),
+                Option("lowercase", "bool", False, "compare case-insensitively"),
+                Option("nfkc", "bool", False, "Unicode NFKC first (full-width = half-width, ReCTS)"),
+            ),
+        ),
+    ),
+    compute=_compute,
+    result_types=(NEDResult,),
+    headline=("one_minus_ned", "cer"),
+    cost=_cost,
+    statistics=_statistics,
+    explain=_explain,
+    examples=(
+        Example(
+            "kitten / sitting and friends", ["sitting", "abd", "ba", "хор"], ["kitten", "abc", "ab", "хор"]
+        ),
+        Example("Cyrillic case (try lowercase)", ["Хор", "Москва"], ["хор", "москва"]),
+        Example("Empty strings (try empty_pair=one)", ["", "abc", ""], ["", "", "abc"]),
+        Example(
+            "Full-width digits (NFKC)", ["２０１９年", "ＡＢＣ"], ["2019年", "ABC"], options={"nfkc": True}
+        ),
+    ),
+)

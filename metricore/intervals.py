@@ -21,7 +21,7 @@ QuAC ``f1``, ``heq_q``,     means over counted questions (0 when none); ``heq_d`
 ==========================  ================================================================
 
 Each statistic's value over all items equals the result's number; its value over a resample
-equals the metric re-run on the resampled items (``tests/test_significance_naive.py``). A
+equals the metric re-run on the resampled items (``tests/stats/test_significance_naive.py``). A
 result whose numbers are not statistics of one item set (the challenge score combines tasks
 scored on separate item sets) has :attr:`MetricSpec.intervals` instead.
 """

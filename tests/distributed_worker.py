@@ -1,5 +1,5 @@
 """One process of a distributed ``evaluate`` run, driven by a plan (used by
-tests/test_distributed.py; not collected by pytest).
+tests/hf/test_distributed.py; not collected by pytest).
 
     python tests/distributed_worker.py PLAN.json WORKER
 

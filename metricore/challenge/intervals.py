@@ -18,7 +18,7 @@ Percentile intervals of these (and of each task) use the rule of
 * a given score, a missing task, or a composite with a given sub-score: a constant (no
   uncertainty is known for it, so the interval is narrower than the truth).
 
-``tests/test_significance_challenge.py`` checks the resampled integral against
+``tests/challenge/test_significance_challenge.py`` checks the resampled integral against
 :func:`metricore.challenge.score_challenge` re-run on each task's resampled items.
 """
 

@@ -39,7 +39,7 @@ Implementation: words and n-grams are interned to integer ids (an n-gram's id co
 of its (n-1)-gram prefix with its last word), term frequencies, document frequencies, norms and
 the clipped products are computed with numpy over all captions at once; corpus statistics are
 computed inside each call and nothing is kept between calls. The numbers equal ``pycocoevalcap``
-to 1e-9 (``tests/test_cider_parity.py``); only the order of floating-point additions differs.
+to 1e-9 (``tests/metrics/test_cider_parity.py``); only the order of floating-point additions differs.
 """
 
 from __future__ import annotations

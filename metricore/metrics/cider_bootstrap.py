@@ -22,7 +22,7 @@ randomization swaps candidates between two systems over the same images and refe
 the document frequencies (references only) stay those of the full corpus: the per-image
 scores are swapped as they are.
 
-``tests/test_significance_naive.py`` checks the resampled values against
+``tests/stats/test_significance_naive.py`` checks the resampled values against
 :func:`~metricore.metrics.cider.compute_cider` re-run on each resample (agreement to 1e-9).
 """
 

@@ -12,7 +12,7 @@ here over any metric whose headline number is a function of per-item statistics:
   subclass :class:`Statistic` (see :mod:`metricore.metrics.cider_bootstrap`).
 * **bootstrap resample** ``b``: ``n`` item indices drawn uniformly with replacement; the
   statistic is evaluated on that multiset (equal to re-running the metric on the resampled
-  items, which ``tests/test_significance_naive.py`` checks for every metric).
+  items, which ``tests/stats/test_significance_naive.py`` checks for every metric).
 * **percentile interval** at level ``c`` over ``R`` resampled values (NaN values, e.g. a
   subgroup absent from a resample, left out): sorted, ``low = v[k]``, ``high = v[R - 1 - k]``
   with ``k = floor(R (1 - c) / 2)``; for ``c = 0.95`` this is sacrebleu's ``estimate_ci``
@@ -23,7 +23,7 @@ here over any metric whose headline number is a function of per-item statistics:
   This is in effect Berg-Kirkpatrick et al.'s (2012) *one-sided* test in the direction of the
   observed difference (``P(|d*| > 2 |observed|)`` for large differences): read as a two-sided
   test its false-positive rate is about ``2 alpha`` (measured in
-  ``tests/test_significance.py``). ``p_value_two_sided`` is the two-sided test of the same
+  ``tests/stats/test_significance.py``). ``p_value_two_sided`` is the two-sided test of the same
   resamples, ``(#{b: |(s_sys(b) - s_base(b)) - observed| >= |observed|} + 1) / (R + 1)``
   (the resampled differences shifted to the null), whose false-positive rate is ``alpha``.
   The interval of the difference is the percentile interval of the signed

@@ -14,7 +14,7 @@ wins (trailing context counts towards the length), ties go to the rule written f
 may push characters back. :class:`_Lexer` is a re-implementation of that scanner over Python
 regular expressions, one per rule, written from the rules' published description (CoreNLP 3.4.1
 ``PTBLexer.flex``) and checked against the Java program token by token
-(``tests/test_ptb_tokenizer.py``). Its character classes ``[:letter:]``, ``[:digit:]`` and
+(``tests/text/test_ptb_tokenizer.py``). Its character classes ``[:letter:]``, ``[:digit:]`` and
 ``[:uppercase:]`` are those of Unicode 6.2, the version the scanner's tables were generated
 with (Java 8), taken from :mod:`unicodedata` minus the code points assigned later and a few
 categories changed since (found by running every BMP character through the Java program); the

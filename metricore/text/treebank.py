@@ -4,7 +4,7 @@
 NLTK runs ~25 regular-expression rules over the whole string, each through its ReDoS guard
 (the ``regex`` engine with a timeout): ~110 us per caption. Here the same tokens come from
 three layers, every one of them exact (tested against NLTK on generated and real strings,
-``tests/test_meteor_tokenizer.py``):
+``tests/text/test_meteor_tokenizer.py``):
 
 1. **Whole-text rules with ``re``** (:class:`_ASCIIRules`): NLTK's own patterns and
    replacements, compiled with the standard engine, for ASCII text. On ASCII the two engines

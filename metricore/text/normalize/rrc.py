@@ -4,7 +4,7 @@ form for whole answer columns.
 The rule, as the RRC evaluation scripts write it: ``" ".join(s.strip().lower().split())``:
 case-insensitive, whitespace runs collapsed to one space, nothing else touched.
 :func:`rrc_normalize_batch` computes the same for a column several times faster (a property
-test, ``tests/test_normalize_batch.py``, pins the equality).
+test, ``tests/text/test_normalize_batch.py``, pins the equality).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ import pytest
 from metricore import compute_cider
 from metricore.core.structured import to_json
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WORKER = ROOT / "tests" / "distributed_worker.py"
 WORKERS = 3
 SLOW_TIMEOUT = 60  # seconds a healthy experiment may wait for its peers (a bug fails, not hangs)

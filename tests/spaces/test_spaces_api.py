@@ -37,7 +37,7 @@ from gradio_client.exceptions import AppError  # noqa: E402
 
 pytestmark = pytest.mark.space
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
 CHALLENGE = (ROOT / "spaces" / "challenge_score" / "app.py").is_file()
 START_TIMEOUT = 90.0  # five servers import gradio at once on a small machine

@@ -20,7 +20,7 @@ from metricore_hf import bundle
 
 yaml = pytest.importorskip("yaml")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GRADIO = importlib.metadata.version("gradio")
 SPACES = sorted(p.parent.name for p in (ROOT / "spaces").glob("*/app.py"))
 

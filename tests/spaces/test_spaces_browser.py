@@ -47,7 +47,7 @@ space = pytest.importorskip("metricore_hf.space")
 
 pytestmark = pytest.mark.space
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
 HOST = "127.0.0.1"
 ARGS = [

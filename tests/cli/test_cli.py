@@ -31,7 +31,7 @@ from metricore.core.structured import to_json
 from metricore.metrics.token_f1 import compute_question_level
 from metricore.metrics.token_f1.quac import compute_quac
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 PREDS = ["CocaCola", "12/15/89", "Dear dr. Lobo", "", "Thomas More"]
 REFS = [

@@ -48,7 +48,7 @@ from metricore_hf.trainer import (  # noqa: E402
 )
 from tests.readme_examples import example  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 PAIRS = [
     ("what brand ? coca cola company", "coca cola"),

@@ -60,7 +60,7 @@ from __future__ import annotations
 import importlib.metadata
 import sys
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from typing import Any, Literal, cast
@@ -131,7 +131,8 @@ METEOR_VARIANTS: dict[str, METEORVariant] = {
     for v in (
         METEORVariant(
             "nltk",
-            "nltk.translate.meteor_score.meteor_score, NLTK 3.10.x (tokens: HF evaluate meteor's nltk.word_tokenize)",
+            "nltk.translate.meteor_score.meteor_score, NLTK 3.10.x (tokens: nltk.word_tokenize(preserve_line=True), "
+            "= HF evaluate meteor's word_tokenize except on multi-sentence strings)",
             0.9,
             3.0,
             0.5,
@@ -410,7 +411,9 @@ def check_meteor_inputs(
                 raise TypeError(
                     f"{_METRIC}: `references[{i}]` must be a str or a list of str, got {_typename(r)} ({r!r:.60})"
                 )
-            alts = list(r)
+            # a set has no order, and the order decides `best_reference` on ties (as in
+            # metricore.core.validation.string_alternatives)
+            alts = sorted(r, key=str) if isinstance(r, Set) else list(r)
             if not alts:
                 raise ValueError(f"{_METRIC}: `references[{i}]` has no references (empty list)")
             try:

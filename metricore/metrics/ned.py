@@ -12,6 +12,18 @@ Options (all off by default, so the default equals the reference):
 * ``nfkc``: Unicode NFKC first (full-width = half-width, as ReCTS requires);
 * several gold strings per item: the best similarity counts.
 
+Variants (frozen :class:`NEDVariant` data over the one implementation):
+
+``icdar2019`` (default)
+    The rule above with nothing normalized (case-sensitive, every character counts).
+``clovaai``
+    deep-text-recognition-benchmark's case-insensitive alphanumeric evaluation (the setting
+    its published accuracies use: ``test.py`` ``validation`` lowercases both sides and deletes
+    every character outside ``0-9a-z``, as its data loader does for a case-insensitive
+    model): ``str.lower()``, then only ``0-9a-z`` kept, then the ICDAR 2019 1-NED; and its
+    **word accuracy** beside it, ``accuracy`` = 100 x the share of items whose compared forms
+    are equal (any gold; two empty strings are equal, as ``pred == gt`` is in the script).
+
 CER is reported alongside: ``sum_i D(s_i, g_i*) / sum_i |g_i*|`` over the chosen (best) gold
 ``g_i*``; ``0.0`` when every gold is empty and every prediction too, ``inf`` when every gold
 is empty but some prediction is not.
@@ -34,11 +46,50 @@ from metricore.core.validation import check_bool, check_choice, check_pairs, che
 from metricore.text.levenshtein import explain_edits, pair_distances
 from metricore.text.normalize import Normalizer, Step
 
-__all__ = ["NEDResult", "compute_one_minus_ned", "explain_ned", "EMPTY_PAIR_POLICIES"]
+__all__ = [
+    "NEDResult",
+    "NEDVariant",
+    "NED_VARIANTS",
+    "compute_one_minus_ned",
+    "explain_ned",
+    "EMPTY_PAIR_POLICIES",
+]
 
 _METRIC = "one_minus_ned"
 EMPTY_PAIR_POLICIES = ("zero", "one")
 _DEFAULTS: dict[str, Any] = {"empty_pair": "zero", "lowercase": False, "nfkc": False}
+
+
+@dataclass(frozen=True)
+class NEDVariant:
+    """A named bundle of options over the one 1-NED implementation."""
+
+    name: str
+    reference: str
+    #: normalization applied to both sides before the distance (after the NFKC option)
+    steps: tuple[Step, ...]
+    #: also report word accuracy (exact match of the compared forms)
+    accuracy: bool
+
+
+NED_VARIANTS: dict[str, NEDVariant] = {
+    v.name: v
+    for v in (
+        NEDVariant(
+            "icdar2019",
+            "ICDAR 2019 ReCTS/ArT 1-NED as in clovaai/deep-text-recognition-benchmark test.py",
+            (),
+            False,
+        ),
+        NEDVariant(
+            "clovaai",
+            "clovaai/deep-text-recognition-benchmark test.py case-insensitive alphanumeric evaluation "
+            "(lower(), only 0-9a-z kept): 1-NED and word accuracy",
+            ("lower", "keep_lower_alnum"),
+            True,
+        ),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -54,6 +105,10 @@ class NEDResult:
     picks: BestPick = field(repr=False, compare=False)
     #: the predictions as scored (for :meth:`per_item`)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+    variant: str = "icdar2019"
+    #: ``clovaai``: 100 x the share of exact matches, and 1.0/0.0 per item; else ``None``
+    accuracy: float | None = None
+    correct: list[float] | None = field(default=None, repr=False)
 
     @cached_property
     def closest(self) -> list[str]:
@@ -61,19 +116,22 @@ class NEDResult:
         return self.picks.resolve()
 
     def headline(self) -> dict[str, float]:
-        return {"one_minus_ned": self.one_minus_ned, "cer": self.cer}
+        out = {"one_minus_ned": self.one_minus_ned, "cer": self.cer}
+        if self.accuracy is not None:
+            out["accuracy"] = self.accuracy
+        return out
 
     def per_item(self) -> list[dict[str, Any]]:
-        extras = {"distance": self.distances, "reference_length": self.reference_lengths}
+        extras: dict[str, Sequence[Any]] = {
+            "distance": self.distances,
+            "reference_length": self.reference_lengths,
+        }
+        if self.correct is not None:
+            extras["correct"] = self.correct
         return item_records(self.scores, predictions=self.predictions, closest=self.closest, extras=extras)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "one_minus_ned": self.one_minus_ned,
-            "cer": self.cer,
-            "scores": list(self.scores),
-            "signature": self.signature,
-        }
+        return {**self.headline(), "scores": list(self.scores), "signature": self.signature}
 
 
 @paused_gc()
@@ -81,6 +139,7 @@ def compute_one_minus_ned(
     predictions: Sequence[str],
     references: Sequence[Any],
     *,
+    variant: str = "icdar2019",
     empty_pair: Literal["zero", "one"] = "zero",
     lowercase: bool = False,
     nfkc: bool = False,
@@ -90,6 +149,8 @@ def compute_one_minus_ned(
     Args:
         predictions: one recognised string per item.
         references: per item, the gold string or a list of acceptable gold strings.
+        variant: ``"icdar2019"`` (default) or ``"clovaai"`` (case-insensitive alphanumeric,
+            with word accuracy); see :data:`NED_VARIANTS`.
         empty_pair: score of an item whose prediction and gold are both empty: ``"zero"``
             (ICDAR 2019, default) or ``"one"``.
         lowercase: compare case-insensitively.
@@ -98,7 +159,11 @@ def compute_one_minus_ned(
     >>> r = compute_one_minus_ned(["kitten", "abc"], ["sitting", "abd"])
     >>> round(r.one_minus_ned, 4), round(r.cer, 4)
     (0.619, 0.4)
+    >>> r = compute_one_minus_ned(["Hello!", "w0rld"], ["HELLO", "world"], variant="clovaai")
+    >>> r.accuracy, r.correct, round(r.one_minus_ned, 4)
+    (50.0, [1.0, 0.0], 0.9)
     """
+    spec = NED_VARIANTS[check_choice(variant, NED_VARIANTS, _METRIC, "variant")]
     check_choice(empty_pair, EMPTY_PAIR_POLICIES, _METRIC, "empty_pair")
     check_bool(lowercase, _METRIC, "lowercase")
     check_bool(nfkc, _METRIC, "nfkc")
@@ -111,7 +176,7 @@ def compute_one_minus_ned(
         raw_flat, counts = gold_column(refs, _METRIC)
         gold_len = np.fromiter(map(len, raw_flat), np.int64, len(raw_flat))
 
-    steps = _steps(lowercase, nfkc)
+    steps = _steps(lowercase, nfkc) + spec.steps
     if steps:
         norm = Normalizer(steps)
         flat, npreds = norm.many(raw_flat), norm.many(preds)
@@ -150,6 +215,12 @@ def compute_one_minus_ned(
         cer = total_dist / total_len
     else:
         cer = 0.0 if total_dist == 0 else float("inf")
+    correct = None
+    if spec.accuracy:
+        equal = np.fromiter(map(str.__eq__, rep, flat), dtype=bool, count=len(flat))
+        correct = (equal if counts is None else np.maximum.reduceat(equal, _starts(counts))).astype(
+            np.float64
+        )
     options = {"empty_pair": empty_pair, "lowercase": lowercase, "nfkc": nfkc}
     return NEDResult(
         one_minus_ned=float(np.mean(scores)),
@@ -157,10 +228,20 @@ def compute_one_minus_ned(
         scores=scores.tolist(),
         distances=best_dist.tolist(),
         reference_lengths=best_len.tolist(),
-        signature=build_signature("one_minus_ned", None, options, _DEFAULTS),
+        signature=build_signature(
+            "one_minus_ned", None if spec.name == "icdar2019" else spec.name, options, _DEFAULTS
+        ),
         picks=BestPick(raw_flat, None if single else best),
         predictions=preds,
+        variant=spec.name,
+        accuracy=None if correct is None else 100.0 * float(np.mean(correct)),
+        correct=None if correct is None else correct.tolist(),
     )
+
+
+def _starts(counts: np.ndarray) -> np.ndarray:
+    """Start offset of each item's golds in the flat column (every count is >= 1)."""
+    return np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.intp)
 
 
 def _steps(lowercase: bool, nfkc: bool) -> tuple[Step, ...]:
@@ -180,11 +261,12 @@ def explain_ned(
 ) -> list[str]:
     """Why each item scored what it did (the Spaces' *why* column): the edits between the
     compared forms of the prediction and its closest gold, or the empty-string rule."""
-    norm = Normalizer(_steps(lowercase, nfkc))
+    norm = Normalizer(_steps(lowercase, nfkc) + NED_VARIANTS[result.variant].steps)
     out = []
-    for p, g, s in zip(predictions, result.closest, result.scores):
+    for raw_p, raw_g, s in zip(predictions, result.closest, result.scores):
+        p, g = norm(raw_p), norm(raw_g)
         if p and g:
-            out.append(explain_edits(norm(p), norm(g)))
+            out.append(explain_edits(p, g))
         elif p == g:
             out.append(f"both empty → {s:g} (empty_pair={empty_pair})")
         else:

@@ -9,15 +9,37 @@ from typing import Any
 import numpy as np
 
 from metricore.core.spec import Config, Example, MetricSpec, Option
-from metricore.metrics.ned import EMPTY_PAIR_POLICIES, NEDResult, compute_one_minus_ned, explain_ned
+from metricore.metrics.ned import (
+    EMPTY_PAIR_POLICIES,
+    NED_VARIANTS,
+    NEDResult,
+    NEDVariant,
+    compute_one_minus_ned,
+    explain_ned,
+)
 from metricore.specs._cost import text_pair_cost
 from metricore.stats.significance import Statistic, SumStatistic, mean_statistic
+
+_EMPTY_PAIR = Option(
+    "empty_pair",
+    "choice",
+    "zero",
+    "score of an item whose prediction and gold are both empty: zero (ICDAR 2019) or one",
+    choices=EMPTY_PAIR_POLICIES,
+)
+_LOWERCASE = Option("lowercase", "bool", False, "compare case-insensitively")
+_NFKC = Option("nfkc", "bool", False, "Unicode NFKC first (full-width = half-width, ReCTS)")
+
+
+def _options(variant: NEDVariant) -> tuple[Option, ...]:
+    # a variant that lowercases itself has no lowercase option
+    return (_EMPTY_PAIR, _NFKC) if "lower" in variant.steps else (_EMPTY_PAIR, _LOWERCASE, _NFKC)
 
 
 def _compute(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
 ) -> NEDResult:
-    return compute_one_minus_ned(predictions, references, **options)
+    return compute_one_minus_ned(predictions, references, variant=config, **options)
 
 
 def _cer_score(sums: np.ndarray, n: int) -> np.ndarray:
@@ -29,10 +51,13 @@ def _cer_score(sums: np.ndarray, n: int) -> np.ndarray:
 
 
 def _statistics(r: NEDResult) -> dict[str, Statistic]:
-    return {
+    out: dict[str, Statistic] = {
         "one_minus_ned": mean_statistic(r.scores, name="one_minus_ned"),
         "cer": SumStatistic((r.distances, r.reference_lengths), _cer_score, "cer"),
     }
+    if r.correct is not None:
+        out["accuracy"] = mean_statistic(r.correct, scale=100.0, name="accuracy")
+    return out
 
 
 def _explain(
@@ -57,23 +82,7 @@ SPEC = MetricSpec(
     summary="Scene-text recognition score of ICDAR 2019 ReCTS/ArT as coded in clovaai "
     "deep-text-recognition-benchmark: per item 1 - LD(pred, gold) / max(|pred|, |gold|), 0 when either "
     "string is empty, averaged; corpus CER alongside. Several gold strings per item: the best counts.",
-    configs=(
-        Config(
-            "icdar2019",
-            "ICDAR 2019 ReCTS/ArT 1-NED as in clovaai/deep-text-recognition-benchmark test.py",
-            (
-                Option(
-                    "empty_pair",
-                    "choice",
-                    "zero",
-                    "score of an item whose prediction and gold are both empty: zero (ICDAR 2019) or one",
-                    choices=EMPTY_PAIR_POLICIES,
-                ),
-                Option("lowercase", "bool", False, "compare case-insensitively"),
-                Option("nfkc", "bool", False, "Unicode NFKC first (full-width = half-width, ReCTS)"),
-            ),
-        ),
-    ),
+    configs=tuple(Config(name, v.reference, _options(v)) for name, v in NED_VARIANTS.items()),
     compute=_compute,
     result_types=(NEDResult,),
     headline=("one_minus_ned", "cer"),

@@ -9,6 +9,7 @@ from metricore_hf.space import (
     explain,
     launch,
     metric_card,
+    spec_description,
     spec_examples,
     spec_params,
 )
@@ -16,23 +17,27 @@ from metricore_hf.space import (
 METRIC = get("one_minus_ned")
 
 
-def score(predictions, references, variant, empty_pair, lowercase, nfkc, confidence=None):
-    options = {"empty_pair": empty_pair, "lowercase": lowercase, "nfkc": nfkc}
+def score(predictions, references, variant, empty_pair, nfkc, lowercase=None, confidence=None):
+    options = {"empty_pair": empty_pair, "nfkc": nfkc}
+    if lowercase is not None:  # a config that lowercases itself has no such control
+        options["lowercase"] = lowercase
     r = METRIC.run(variant, predictions, references, **options)
     why = explain(METRIC, variant, predictions, references, options, r)
     rows = [
         {"prediction": p, "best gold": g, "score": s, "distance": d, "why": w}
         for p, g, s, d, w in zip(predictions, r.closest, r.scores, r.distances, why)
     ]
-    headline = {"1-NED": r.one_minus_ned, "CER": r.cer}
-    return add_intervals(headline, r, {"1-NED": "one_minus_ned", "CER": "cer"}, confidence), rows, r.signature
+    labels = {"1-NED": "one_minus_ned", "CER": "cer", "accuracy": "accuracy"}
+    headline = {label: v for label, key in labels.items() if (v := r.headline().get(key)) is not None}
+    return add_intervals(headline, r, {k: labels[k] for k in headline}, confidence), rows, r.signature
 
 
 SPEC = SpaceSpec(
     name="one_minus_ned",
     label="1-NED",
     title=METRIC.title,
-    description=METRIC.summary,
+    description=spec_description(METRIC),
+    variants=METRIC.config_names,
     params=spec_params(
         METRIC,
         {

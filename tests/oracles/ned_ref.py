@@ -13,6 +13,7 @@ CER = sum of distances / sum of gold lengths (of the chosen golds).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -105,3 +106,30 @@ def reference(
     dists = [d for _, d, _, _ in items]
     lengths = [n for _, _, n, _ in items]
     return sum(scores) / len(scores), cer(dists, lengths), scores, dists, lengths, [k for *_, k in items]
+
+
+def clovaai_case_insensitive(
+    preds: Sequence[str], gts: Sequence[str]
+) -> tuple[float, float, list[float], list[bool]]:
+    """deep-text-recognition-benchmark ``test.py`` ``validation``, the case-insensitive
+    alphanumeric setting, as its loop writes it: ``lower()``, ``re.sub('[^0-9a-z]', '', .)``,
+    ``pred == gt`` for accuracy (x100), the ICDAR 2019 branch for the normalized edit distance
+    (``editdistance.eval`` in place of nltk's ``edit_distance``: the same Levenshtein)."""
+    keep = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out_of = f"[^{keep}]"
+    n_correct, norm_ed, scores, correct = 0, 0.0, [], []
+    for pred, gt in zip(preds, gts):
+        pred = re.sub(out_of, "", pred.lower())
+        gt = re.sub(out_of, "", gt.lower())
+        correct.append(pred == gt)
+        if pred == gt:
+            n_correct += 1
+        if len(gt) == 0 or len(pred) == 0:
+            item = 0.0
+        elif len(gt) > len(pred):
+            item = 1 - editdistance.eval(pred, gt) / len(gt)
+        else:
+            item = 1 - editdistance.eval(pred, gt) / len(pred)
+        norm_ed += item
+        scores.append(item)
+    return n_correct / float(len(preds)) * 100, norm_ed / float(len(preds)), scores, correct

@@ -6,7 +6,7 @@ built from, each a ``text -> text`` function, and the token-level form of articl
 ``P*`` plus ``string.punctuation``, the MLQA script's ``PUNCT``); ``remove_articles_<lang>``
 (replace the language's article words, regex ``\\b(w1|w2|...)\\b``, by a space; ``ar``: every
 ``"ال"``, also inside words, as the MLQA script's regex does); ``split_cjk`` (spaces around each
-CJK ideograph U+4E00-U+9FA5); and the FusionBrain steps of
+CJK ideograph U+4E00-U+9FA5); ``keep_lower_alnum`` (delete every character but ``0-9a-z``); and the FusionBrain steps of
 :mod:`metricore.text.normalize.fbc2`.
 
 Article removal followed by whitespace splitting has a token-level fast path,
@@ -40,6 +40,7 @@ Step = Literal[
     "split_cjk",
     "remove_ascii_punct_keep_hyphen",
     "fbc2_lemmatize",
+    "keep_lower_alnum",
 ]
 
 
@@ -119,6 +120,18 @@ def _split_cjk(text: str) -> str:
     return _CJK_RE.sub(r" \1 ", text)
 
 
+#: every character but 0-9 and a-z (deep-text-recognition-benchmark's case-insensitive
+#: alphanumeric evaluation deletes them after ``lower()``)
+_NOT_LOWER_ALNUM_RE = re.compile("[^0123456789abcdefghijklmnopqrstuvwxyz]")
+_NOT_LOWER_ALNUM_BYTES = bytes(b for b in range(128) if not (48 <= b <= 57 or 97 <= b <= 122))
+
+
+def _keep_lower_alnum(text: str) -> str:
+    if text.isascii():  # bytes.translate deletes in C
+        return text.encode("ascii").translate(None, _NOT_LOWER_ALNUM_BYTES).decode("ascii")
+    return _NOT_LOWER_ALNUM_RE.sub("", text)
+
+
 _STEPS: dict[str, Callable[[str], str]] = {
     "nfkc": _nfkc,
     "lower": str.lower,
@@ -130,6 +143,7 @@ _STEPS: dict[str, Callable[[str], str]] = {
     "split_cjk": _split_cjk,
     "remove_ascii_punct_keep_hyphen": _remove_ascii_punct_keep_hyphen,
     "fbc2_lemmatize": _fbc2_lemmatize,
+    "keep_lower_alnum": _keep_lower_alnum,
 }
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "string_alternatives",
     "string_alternatives_column",
     "flatten_alternatives",
+    "flatten_with_counts",
     "gold_column",
     "check_bool",
     "check_number",
@@ -209,11 +210,17 @@ def check_string_list(value: Any, metric: str, where: str, *, allow_empty: bool 
     return out
 
 
-def flatten_alternatives(golds: list[list[str]]) -> tuple[list[str], np.ndarray | None]:
-    """All alternatives one after another, and how many each sample has (``None`` when
-    every sample has exactly one, the case that needs no grouping)."""
+def flatten_with_counts(golds: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray]:
+    """All alternatives one after another, and how many each sample has: the one layout of
+    gold alternatives that :mod:`metricore.core.grouping` reduces."""
     counts = np.fromiter(map(len, golds), dtype=np.int64, count=len(golds))
-    flat = list(chain.from_iterable(golds))
+    return list(chain.from_iterable(golds)), counts
+
+
+def flatten_alternatives(golds: list[list[str]]) -> tuple[list[str], np.ndarray | None]:
+    """:func:`flatten_with_counts`, with ``None`` counts when every sample has exactly one
+    (the case that needs no grouping)."""
+    flat, counts = flatten_with_counts(golds)
     return flat, (None if len(flat) == len(golds) and bool((counts == 1).all()) else counts)
 
 

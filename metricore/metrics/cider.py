@@ -65,6 +65,7 @@ from metricore.core.validation import (
     check_choice,
     check_pairs,
     check_strings,
+    flatten_with_counts,
     paired_columns,
     string_alternatives_column,
 )
@@ -224,7 +225,7 @@ class DocumentFrequency:
         """
         n = _check_n(n)
         refs = _check_references(references, "references")
-        flat, counts = _flatten(refs)
+        flat, counts = flatten_with_counts(refs)
         sentences = _tokenized(flat, tokenize, "references")
         stats = _NGramStats(sentences, n)
         image_of = np.repeat(np.arange(len(refs)), counts)
@@ -353,11 +354,6 @@ def check_cider_inputs(
     name the argument and the absolute row."""
     preds, refs = paired_columns(predictions, references, _METRIC)
     return check_strings(preds, _METRIC, "predictions", start), _check_references(refs, "references", start)
-
-
-def _flatten(refs: list[list[str]]) -> tuple[list[str], np.ndarray]:
-    counts = np.fromiter((len(r) for r in refs), np.int64, len(refs))
-    return [c for r in refs for c in r], counts
 
 
 def _tokenized(captions: list[str], tokenize: bool, where: str) -> list[str]:
@@ -528,7 +524,7 @@ def compute_cider(
             stacklevel=3,  # the caller of the decorated function
         )
 
-    flat, ref_counts = _flatten(refs)
+    flat, ref_counts = flatten_with_counts(refs)
     sentences = _tokenized(preds, tokenize, "predictions") + _tokenized(flat, tokenize, "references")
     scores, statistics = _cider_scores(sentences, num_images, ref_counts, spec, n, sigma, table)
 
@@ -677,7 +673,7 @@ def explain_cider(
     preds, raw_refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
     refs = _check_references(raw_refs, "references")
-    flat, counts = _flatten(refs)
+    flat, counts = flatten_with_counts(refs)
     cands = [s.split() for s in _tokenized(preds, tokenize, "predictions")]
     ref_words = [s.split() for s in _tokenized(flat, tokenize, "references")]
 

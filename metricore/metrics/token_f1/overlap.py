@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import chain, islice
+from itertools import islice
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from metricore.core.grouping import group_argmax, group_max
-from metricore.core.validation import check_str, check_string_list
+from metricore.core.validation import check_str, check_string_list, flatten_with_counts
 from metricore.metrics.token_f1.variants import (
     _METRIC,
     _check_language,
@@ -270,11 +270,10 @@ def _best_over_golds(preds: list[str], golds: list[list[str]], normalizer: Norma
     ties), and that gold's text. ``v2``: golds normalizing to "" are dropped first, and a
     question left with none gets the single gold ""."""
     texts = _Texts(normalizer)
-    flat = list(chain.from_iterable(golds))
+    flat, counts = flatten_with_counts(golds)
     pred_ids = np.asarray(texts.ids(preds), dtype=np.int64)
     gold_ids = np.asarray(texts.ids(flat), dtype=np.int64)
     gold_pos = np.arange(len(flat))  # where each gold comes from in ``flat``; -1: the "" gold
-    counts = np.fromiter(map(len, golds), np.int64, len(golds))
     if rules == "v2":
         (empty_id,) = texts.ids([""])
         lengths = texts.lengths()

@@ -1190,6 +1190,8 @@ METRIC_MODULES = (
     ("bench_token_f1", 100_000, 10_000, "questions"),
     ("bench_meteor", 5_000, 500, "caption sets x 5 references"),
     ("bench_cider", 5_000, 500, "images x 5 references"),
+    ("bench_coco", 5_000, 500, "images x 5 references"),
+    ("bench_meteor15", 5_000, 500, "images x 5 references"),
     ("bench_significance", 100_000, 10_000, "items (1,000 resamples)"),
 )
 

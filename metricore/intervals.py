@@ -38,6 +38,7 @@ from metricore.stats.significance import (
     ConfidenceInterval,
     Statistic,
     bootstrap_cis,
+    check_interval_method,
 )
 
 __all__ = ["confidence_intervals", "headline_statistics", "interval_fields"]
@@ -57,8 +58,13 @@ def confidence_intervals(
     confidence: float = DEFAULT_CONFIDENCE,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
+    method: str | None = None,
 ) -> dict[str, ConfidenceInterval]:
-    """Percentile bootstrap interval of every headline number of ``result`` (shared resamples).
+    """Bootstrap interval of every headline number of ``result`` (shared resamples):
+    ``method="percentile"``, ``"bca"``, or ``None`` for each statistic's default (the method
+    whose coverage was measured, ``docs/statistics.md``). Results with their own
+    :attr:`MetricSpec.intervals <metricore.core.spec.MetricSpec.intervals>` (the challenge
+    score) offer the percentile interval only.
 
     >>> from metricore import compute_anls
     >>> r = compute_anls(["a", "b", "c", "d"], ["a", "b", "c", "x"])
@@ -67,10 +73,17 @@ def confidence_intervals(
     (0.75, 0.25, 1.0)
     """
     spec = spec_for(result)
+    method = check_interval_method(method, spec.name)
     if spec.intervals is not None:
+        if method not in (None, "percentile"):
+            raise ValueError(f"{spec.name}: `interval_method` {method!r} is not available; use 'percentile'")
         return dict(spec.intervals(result, confidence, n_resamples, seed))
     return bootstrap_cis(
-        headline_statistics(result), confidence=confidence, n_resamples=n_resamples, seed=seed
+        headline_statistics(result),
+        confidence=confidence,
+        n_resamples=n_resamples,
+        seed=seed,
+        method=method,
     )
 
 
@@ -80,14 +93,22 @@ def interval_fields(
     confidence: float = DEFAULT_CONFIDENCE,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int | None = DEFAULT_SEED,
+    method: str | None = None,
 ) -> dict[str, Any]:
     """Flat ``{<key>_ci_low, <key>_ci_high}`` per headline number, plus ``confidence``,
-    ``n_resamples`` and ``seed`` (what the ``evaluate`` modules add to their results)."""
+    ``n_resamples`` and ``seed`` (what the ``evaluate`` modules add to their results), and
+    ``interval_method`` when a method was asked for or a key's default is not the percentile
+    interval (``{key: method}`` when they differ)."""
     out: dict[str, Any] = {}
+    methods = {}
     for key, ci in confidence_intervals(
-        result, confidence=confidence, n_resamples=n_resamples, seed=seed
+        result, confidence=confidence, n_resamples=n_resamples, seed=seed, method=method
     ).items():
         out[f"{key}_ci_low"] = ci.low
         out[f"{key}_ci_high"] = ci.high
+        methods[key] = ci.method
     out.update(confidence=confidence, n_resamples=n_resamples, seed=seed)
+    used = set(methods.values())
+    if method is not None or used - {"percentile"}:
+        out["interval_method"] = used.pop() if len(used) == 1 else methods
     return out

@@ -8,7 +8,7 @@ below. Specs load on first access, so reading one metric's spec imports only tha
 
 >>> from metricore.registry import METRICS, get
 >>> list(METRICS)
-['anls', 'token_f1', 'meteor', 'cider', 'one_minus_ned', 'challenge_score']
+['anls', 'token_f1', 'meteor', 'cider', 'one_minus_ned', 'challenge_score', 'coco_caption']
 >>> get("anls").config_names
 ('docvqa', 'stvqa_paper', 'anls_star', 'dude')
 >>> get("anls").run("docvqa", ["CocaCola"], [["Coca Cola"]]).anls
@@ -25,7 +25,7 @@ from metricore.core.spec import MetricSpec, did_you_mean
 
 __all__ = ["METRICS", "get", "spec_for"]
 
-_NAMES = ("anls", "token_f1", "meteor", "cider", "one_minus_ned", "challenge_score")
+_NAMES = ("anls", "token_f1", "meteor", "cider", "one_minus_ned", "challenge_score", "coco_caption")
 
 
 class _Registry(Mapping[str, MetricSpec]):

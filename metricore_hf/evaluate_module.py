@@ -39,14 +39,20 @@ import evaluate
 
 from metricore import registry
 from metricore.core._gc import paused_gc
-from metricore.core.spec import Config, MetricSpec
+from metricore.core.spec import Config, MetricSpec, did_you_mean
 from metricore.core.structured import from_json, to_json
 from metricore.core.validation import check_strings, paired_columns, string_alternatives
-from metricore.stats.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, check_interval_options
+from metricore.stats.significance import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    check_interval_method,
+    check_interval_options,
+)
 
 __all__ = [
     "CoreMetric",
     "DistributedTimeoutError",
+    "DistributedConflictError",
     "STRING_FEATURES",
     "JSON_FEATURES",
     "KIND_FEATURES",
@@ -63,8 +69,13 @@ class DistributedTimeoutError(TimeoutError):
     joined, never finished, or exited without finishing."""
 
 
+class DistributedConflictError(RuntimeError):
+    """A distributed run cannot be trusted: two processes use one ``process_id``, or files
+    of an earlier run with the same ``experiment_id`` are still in the cache directory."""
+
+
 #: ``compute`` keywords of every config: the opt-in bootstrap interval
-INTERVAL_KWARGS = frozenset({"confidence", "n_resamples", "seed"})
+INTERVAL_KWARGS = frozenset({"confidence", "n_resamples", "seed", "interval_method"})
 
 STRING_FEATURES = datasets.Features(
     {
@@ -153,6 +164,18 @@ def decode_structured(column: Sequence[str]) -> list[Any]:
     return [from_json(x) for x in column]
 
 
+def _utf8_ok(value: Any) -> bool:
+    """Whether every str in ``value`` (a prepared row or column: str, list, dict, number)
+    encodes as UTF-8; one C-speed pass through ``json.dumps``."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    except (TypeError, ValueError):  # not JSON-like: leave it to evaluate's own checks
+        return True
+    return True
+
+
 class CoreMetric(evaluate.Metric):
     """Base class: set ``METRIC`` (a :mod:`metricore.registry` name) and the card texts
     (``DESCRIPTION``, ``CITATION``, ``KWARGS_DESCRIPTION``, ``CODEBASE_URLS``,
@@ -163,6 +186,23 @@ class CoreMetric(evaluate.Metric):
     where the input kinds need it."""
 
     METRIC: str = ""
+
+    def __init__(self, *args: Any, num_process: Any = 1, process_id: Any = 0, **kwargs: Any) -> None:
+        for name, value in (("num_process", num_process), ("process_id", process_id)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(
+                    f"{self.METRIC}: `{name}` must be an int, got {type(value).__name__} ({value!r:.40})"
+                )
+        if num_process < 1:
+            raise ValueError(f"{self.METRIC}: `num_process` must be >= 1, got {num_process}")
+        if not 0 <= process_id < num_process:
+            raise ValueError(
+                f"{self.METRIC}: `process_id` must be in 0..{num_process - 1} (num_process={num_process}), "
+                f"got {process_id}; give each of the {num_process} processes its own id (its global rank, "
+                "not a per-node local rank)"
+            )
+        super().__init__(*args, num_process=num_process, process_id=process_id, **kwargs)
+
     #: one feature set for every config (e.g. JSON text), instead of the input kinds'
     STORAGE: datasets.Features | None = None
     DESCRIPTION: str = ""
@@ -214,6 +254,13 @@ class CoreMetric(evaluate.Metric):
         self._check_kwargs(kwargs)
         self._interval_options = self._pop_interval_options(kwargs)
         self._interval_done = False
+        # evaluate consumes the added rows before _compute runs: a bad value refused only by
+        # the core would leave a retry with nothing to score
+        self._check_option_values(kwargs)
+        if self.num_process > 1 and self.process_id == 0 and self.writer is None and predictions is None:
+            # process 0 without rows of its own must still meet the others (evaluate would
+            # skip the rendezvous and read whatever files are there, another run's included)
+            self._start_empty_writer()
         try:
             # The Arrow round trip turns every cached row back into Python objects; with the
             # collector on, those allocations set off full collections that took two thirds
@@ -228,11 +275,22 @@ class CoreMetric(evaluate.Metric):
             )
         return out
 
-    def _pop_interval_options(self, kwargs: dict[str, Any]) -> tuple[float, int, int | None] | None:
-        """``(confidence, n_resamples, seed)`` taken out of ``kwargs``, checked; ``None`` when no
-        interval was asked for (``seed=None`` draws fresh entropy: not reproducible)."""
+    def _check_option_values(self, kwargs: dict[str, Any]) -> None:
+        """Each option value checked against the spec's declared type and range
+        (:meth:`metricore.core.spec.Option.check`); ``None`` leaves the choice to the core."""
+        config = self.spec.config(self.config_name)
+        for name, value in kwargs.items():
+            if value is not None and name in config.option_names:
+                config.option(name).check(value, f"{self.METRIC} ({config.name})")
+
+    def _pop_interval_options(
+        self, kwargs: dict[str, Any]
+    ) -> tuple[float, int, int | None, str | None] | None:
+        """``(confidence, n_resamples, seed, interval_method)`` taken out of ``kwargs``, checked;
+        ``None`` when no interval was asked for (``seed=None`` draws fresh entropy: not
+        reproducible; ``interval_method`` "percentile" or "bca", ``None``: the metric's default)."""
         confidence = kwargs.pop("confidence", None)
-        given = {k: kwargs.pop(k) for k in ("n_resamples", "seed") if k in kwargs}
+        given = {k: kwargs.pop(k) for k in ("n_resamples", "seed", "interval_method") if k in kwargs}
         if confidence is None:
             if given:
                 raise ValueError(
@@ -240,11 +298,14 @@ class CoreMetric(evaluate.Metric):
                     f"{'apply' if len(given) > 1 else 'applies'} only with `confidence` (e.g. confidence=0.95)"
                 )
             return None
-        return check_interval_options(
-            confidence,
-            given.get("n_resamples", DEFAULT_RESAMPLES),
-            given.get("seed", DEFAULT_SEED),
-            self.METRIC,
+        return (
+            *check_interval_options(
+                confidence,
+                given.get("n_resamples", DEFAULT_RESAMPLES),
+                given.get("seed", DEFAULT_SEED),
+                self.METRIC,
+            ),
+            check_interval_method(given.get("interval_method"), self.METRIC),
         )
 
     def _finish(self, result: Any) -> dict[str, Any]:
@@ -255,8 +316,12 @@ class CoreMetric(evaluate.Metric):
         if options is not None:
             from metricore.intervals import interval_fields
 
-            confidence, n_resamples, seed = options
-            out.update(interval_fields(result, confidence=confidence, n_resamples=n_resamples, seed=seed))
+            confidence, n_resamples, seed, method = options
+            out.update(
+                interval_fields(
+                    result, confidence=confidence, n_resamples=n_resamples, seed=seed, method=method
+                )
+            )
             self._interval_done = True
         return out
 
@@ -269,21 +334,47 @@ class CoreMetric(evaluate.Metric):
                 f"{self.METRIC}: `predictions` is empty; the mean over zero samples is undefined"
             )
         with paused_gc():
-            preds, refs = self._prepare(preds, refs, len(self))
+            start = len(self)
+            preds, refs = self._prepare(preds, refs, start)
+            self._check_storable(preds, refs, start)
             return super().add_batch(predictions=preds, references=refs, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check, canonicalise and cache one prediction and its reference."""
-        preds, refs = self._prepare([prediction], [reference], len(self))
+        # evaluate.combine(...).add passes the feature names (plural), which evaluate's own
+        # add accepts through **kwargs
+        if prediction is None and reference is None and {"predictions", "references"} <= set(kwargs):
+            prediction, reference = kwargs.pop("predictions"), kwargs.pop("references")
+        start = len(self)
+        preds, refs = self._prepare([prediction], [reference], start)
+        self._check_storable(preds, refs, start)
         return super().add(prediction=preds[0], reference=refs[0], **kwargs)
+
+    def _check_storable(self, preds: list[Any], refs: list[Any], start: int) -> None:
+        """``ValueError`` naming the row when a prepared value holds a lone surrogate: the core
+        scores such a str, but the Arrow cache stores UTF-8 and would fail inside pyarrow
+        without naming the row. (Structured values travel as JSON text with the surrogate
+        escaped, so they are stored and scored as the core scores them.)"""
+        for name, column in (("predictions", preds), ("references", refs)):
+            if _utf8_ok(column):
+                continue
+            for i, value in enumerate(column):
+                if not _utf8_ok(value):
+                    raise ValueError(
+                        f"{self.METRIC}: `{name}[{start + i}]` contains a lone surrogate (U+D800..U+DFFF), "
+                        "which the evaluate cache (Arrow, UTF-8) cannot store; fix the text's decoding, "
+                        "or score it with the core function (metricore.compute_*), which accepts it"
+                    )
 
     def _check_kwargs(self, kwargs: dict[str, Any]) -> None:
         allowed = self.spec.config(self.config_name).option_names | INTERVAL_KWARGS
         unknown = sorted(set(kwargs) - allowed)
         if unknown:
+            # the data arguments are keyword-only in compute(), so a misspelt one lands here too
+            hint = did_you_mean(unknown[0], allowed | {"predictions", "references"})
             raise TypeError(
-                f"{self.METRIC} ({self._checked_config()}): unexpected keyword(s) {unknown}; "
-                f"allowed: {sorted(allowed) or 'none'}"
+                f"{self.METRIC} ({self._checked_config()}): unexpected keyword(s) {unknown}{hint}; "
+                f"compute() takes `predictions`, `references` and options; allowed: {sorted(allowed) or 'none'}"
             )
 
     # ---------------------------------------------------------------- distributed mode
@@ -296,15 +387,83 @@ class CoreMetric(evaluate.Metric):
     def _done_marker(self, process_id: int) -> str:
         return os.path.join(self.data_dir, f"{self.experiment_id}-{self.num_process}-{process_id}.arrow.done")
 
+    def _conflict_file(self) -> str:
+        return os.path.join(self.data_dir, f"{self.experiment_id}-{self.num_process}.conflict")
+
+    def _start_empty_writer(self) -> None:
+        features = self.info.features
+        self.selected_feature_format = features[0] if isinstance(features, list) else features
+        self._init_writer()
+
+    def _conflict(self, what: str) -> DistributedConflictError:
+        """The error, also written where the other processes of the run look (process 0
+        before it reads, the others when they start), so that no process scores or waits on
+        a run that cannot be right."""
+        message = (
+            f"{self.METRIC}: distributed run (experiment_id={self.experiment_id!r}, num_process="
+            f"{self.num_process}) refused by process {self.process_id}: {what}. Nothing was computed. Give "
+            "every process its own process_id in 0..num_process-1 and every run its own experiment_id "
+            f"(or delete the files '{self.experiment_id}-{self.num_process}-*' in {self.data_dir})"
+        )
+        with contextlib.suppress(OSError):
+            with open(self._conflict_file(), "a", encoding="utf-8") as handle:
+                handle.write(message + "\n")
+        return DistributedConflictError(message)
+
+    def _raise_if_conflict(self) -> None:
+        try:
+            with open(self._conflict_file(), encoding="utf-8") as handle:
+                first = handle.readline().strip()
+        except FileNotFoundError:
+            return
+        raise DistributedConflictError(
+            f"{self.METRIC}: distributed run (experiment_id={self.experiment_id!r}) cannot be scored; "
+            f"a process reported: {first} (file {self._conflict_file()})"
+        )
+
     def _create_cache_file(self, timeout=1):
-        file_path, filelock = super()._create_cache_file(timeout)
-        if self.num_process > 1:
-            # a marker left by an earlier run with this experiment id must not vouch for this one
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(self._done_marker(self.process_id))
+        if self.num_process == 1:
+            return super()._create_cache_file(timeout)
+        self._raise_if_conflict()
+        try:
+            file_path, filelock = super()._create_cache_file(timeout)
+        except ValueError:
+            raise self._conflict(
+                f"another live process holds the cache file of process_id={self.process_id} "
+                "(two processes were given the same process_id)"
+            ) from None
+        # This process writes its marker only when it finishes, and process 0 deletes markers
+        # once read: a marker of this process_id that exists now is another process's with the
+        # same process_id, or left by an earlier run that failed. Either way rows would mix.
+        # (Process 0 cannot judge the others' markers here: evaluate's rendezvous lets a fast
+        # process finish before process 0 starts, so a fresh marker can precede it.)
+        marker = self._done_marker(self.process_id)
+        if self.process_id > 0 and os.path.exists(marker):
+            filelock.release()
+            raise self._conflict(
+                f"found {os.path.basename(marker)}, a finished shard of process_id={self.process_id} that is "
+                "not this process's (another process with the same process_id, or an earlier run with this "
+                "experiment_id that failed)"
+            )
         return file_path, filelock
 
-    def _distributed_error(self, what: str) -> DistributedTimeoutError:
+    def _init_writer(self, timeout=1):
+        try:
+            return super()._init_writer(timeout)
+        except ValueError as err:
+            if self.num_process == 1 or "rdv" not in str(err):
+                raise
+            raise self._conflict(
+                "another live process holds the rendezvous lock of process 0 (two processes were given "
+                "process_id=0)"
+            ) from None
+
+    def _distributed_error(self, what: str) -> Exception:
+        # a process that refused the run says why; that beats "timed out"
+        try:
+            self._raise_if_conflict()
+        except DistributedConflictError as conflict:
+            return conflict
         return DistributedTimeoutError(
             f"{self.METRIC}: distributed compute (experiment_id={self.experiment_id!r}, "
             f"num_process={self.num_process}) {what}; nothing was computed, because a result "
@@ -380,6 +539,12 @@ class CoreMetric(evaluate.Metric):
             return super()._finalize()  # releases the lock
         own = 0 if self.writer is None else len(self.writer)
         super()._finalize()
+        try:
+            self._raise_if_conflict()
+        except DistributedConflictError:
+            for lock in self.filelocks[1:]:
+                lock.release()
+            raise
         expected = own + sum(self._shard_rows.values())
         if len(self.data) != expected:
             raise self._distributed_error(

@@ -12,9 +12,20 @@ is also exposed as the API endpoint ``/compute`` for ``gradio_client``::
                         params={"threshold": 0.5}, confidence=0, api_name="/compute")
     -> {"headline": {...}, "rows": [{...}, ...], "signature": "..."}
 
-Inputs are limited to :data:`MAX_ROWS` rows and :data:`MAX_CHARS` characters per string;
-breaking a limit, or any error from the metric, is shown as a ``gr.Error`` carrying the
-message (never a stack trace); warnings of the metric become ``gr.Warning`` toasts.
+Limits (issue 17: no request may pin a Space). Before scoring, a request must have at most
+:data:`MAX_ROWS` rows and :data:`MAX_CHARS` characters per string, and the metric's estimate
+of its work (``metricore.registry.get(name).cost``: rows, characters, references per row,
+list lengths, feature dimensions; units of about a microsecond of one core) must stay under
+:data:`MAX_WORK`; a refusal names the limit and the measured size. The scoring then runs in a
+worker thread of its own for at most :data:`TIME_LIMIT` seconds of wall-clock time (past it
+the request gets an error and the worker is interrupted at its next Python instruction), so
+the server thread is never held; Gradio's queue runs :data:`CONCURRENCY` requests per event
+at once and holds at most :data:`MAX_QUEUE` waiting, and no global lock serialises scoring,
+so a small request is answered while a large one runs. Request bodies over
+:data:`MAX_BODY_BYTES` are refused (HTTP 413) before they are read. Breaking a limit, or any
+error from the metric, is shown as a ``gr.Error`` carrying the message (never a stack trace,
+never an empty error); the metric's ``UserWarning``s become ``gr.Warning`` toasts of the
+request that raised them.
 
 Cell and JSONL formats. A table or CSV row has a ``prediction`` and a ``references`` cell.
 ``references`` holding a JSON list (``["Coca Cola", "Coca Cola Company"]``) gives several gold
@@ -35,7 +46,9 @@ out, a :class:`CustomSpace`, imports it too).
 
 from __future__ import annotations
 
+import contextvars
 import csv
+import ctypes
 import functools
 import html
 import io
@@ -54,6 +67,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 import pandas as pd  # noqa: E402
+from starlette.middleware import Middleware  # noqa: E402
 
 from metricore.core.spec import MetricSpec  # noqa: E402
 from metricore.core.structured import parse_text_cell, to_json, untag  # noqa: E402
@@ -79,6 +93,12 @@ __all__ = [
     "headline_html",
     "HEADLINE_CSS",
     "MAX_UPLOAD_BYTES",
+    "MAX_BODY_BYTES",
+    "MAX_WORK",
+    "TIME_LIMIT",
+    "CONCURRENCY",
+    "MAX_QUEUE",
+    "check_work",
     "system_theme",
     "run_metric",
     "guarded",
@@ -98,6 +118,15 @@ __all__ = [
 MAX_ROWS = 5_000
 MAX_CHARS = 2_000
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+#: largest HTTP request body (an uploaded file plus the form around it)
+MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 4 * 1024 * 1024
+#: largest estimated work of one request (the registry's ``cost``, ~microseconds of one core)
+MAX_WORK = 8_000_000
+#: wall-clock seconds one scoring may take
+TIME_LIMIT = 30.0
+#: requests of one event scored at once (Gradio's queue), and how many may wait
+CONCURRENCY = 4
+MAX_QUEUE = 64
 #: the level of the interval the checkbox asks for
 CONFIDENCE = 0.95
 _HIST_BINS = 10
@@ -409,20 +438,28 @@ def fail(message: str) -> gr.Error:
 
 def check_strings_limit(value: Any, where: str) -> None:
     """``gr.Error`` naming the place and the limit when a string anywhere in ``value`` (lists,
-    tuples, dicts and their keys) is longer than :data:`MAX_CHARS`."""
-    if isinstance(value, str):
-        if len(value) > MAX_CHARS:
-            raise fail(
-                f"String too long at {where}: {len(value):,} characters "
-                f"(limit: {MAX_CHARS:,} characters per string)."
+    tuples, dicts and their keys) is longer than :data:`MAX_CHARS`. Iterative (any nesting
+    depth), and numbers cost one type check each (FID features hold millions)."""
+    containers = (list, tuple, dict)
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, str):
+            if len(v) > MAX_CHARS:
+                raise fail(
+                    f"String too long at {at}: {len(v):,} characters "
+                    f"(limit: {MAX_CHARS:,} characters per string)."
+                )
+        elif isinstance(v, (list, tuple)):
+            stack.extend(
+                (x, f"{at}[{i}]")
+                for i, x in reversed(list(enumerate(v)))
+                if isinstance(x, containers) or (isinstance(x, str) and len(x) > MAX_CHARS)
             )
-    elif isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            check_strings_limit(v, f"{where}[{i}]")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            check_strings_limit(k, f"{where} (key)")
-            check_strings_limit(v, f"{where}[{k!r:.30}]")
+        elif isinstance(v, dict):
+            for k, x in reversed(list(v.items())):
+                stack.append((x, f"{at}[{k!r:.30}]"))
+                stack.append((k, f"{at} (key)"))
 
 
 def _check_limits(predictions: Sequence[Any], references: Sequence[Any]) -> None:
@@ -529,8 +566,6 @@ def _file_columns(path: str | None, structured: bool) -> tuple[list, list]:
 
 # ----------------------------------------------------------------------------- scoring
 
-_SCORE_LOCK = threading.Lock()
-
 
 def _finite(value: Any) -> float | str:
     value = float(value)
@@ -588,6 +623,8 @@ def score(
                 kwargs[p.name] = p.check(given.get(p.name, p.default_for(variant)))
     except (TypeError, ValueError) as err:
         raise fail(str(err)) from None
+    options = {k: v for k, v in kwargs.items() if k != "confidence"}
+    _check_budget(spec.name, variant, predictions, references, options, level)
     headline, rows, signature = run_metric(
         spec.name, spec.score_fn, predictions, references, variant, **kwargs
     )
@@ -613,24 +650,141 @@ def guarded(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return decorate
 
 
-def run_metric(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)`` with every error turned into a ``gr.Error`` carrying only its
-    message, and the ``UserWarning``s it raises shown as ``gr.Warning`` toasts."""
+def check_work(work: float, size: str) -> None:
+    """``gr.Error`` naming the limit and the request's size when ``work`` (an estimate in
+    units of about a microsecond, see :data:`MAX_WORK`) is over the budget."""
+    if work > MAX_WORK:
+        raise fail(
+            f"Request too large to score here: {size}, an estimated {work / 1e6:,.1f} s of work "
+            f"(limit: {MAX_WORK / 1e6:,.0f} s of estimated work per request). Score it in parts, "
+            "or run metricore locally, which has no limit."
+        )
+
+
+def _check_budget(
+    name: str,
+    variant: str | None,
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    options: Mapping[str, Any],
+    confidence: float | None,
+) -> None:
+    """The registry's cost of the request against :data:`MAX_WORK` (a Space whose name is not
+    a registered metric has the row and character limits only)."""
+    from metricore.registry import METRICS
+    from metricore.specs._cost import bootstrap_cost, describe
+
+    if name not in METRICS:
+        return
+    metric = METRICS[name]
     try:
-        # one scoring at a time: the work is CPU-bound anyway, and catch_warnings is global state
-        with _SCORE_LOCK, warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", UserWarning)
-            out = fn(*args, **kwargs)
-    except gr.Error:
-        raise
-    except (TypeError, ValueError, LookupError, ImportError) as err:
-        raise fail(str(err)) from None
-    except Exception as err:  # a bug must not show a stack trace (or an empty error) in the page
-        raise fail(f"{name}: unexpected {type(err).__name__}: {err}") from None
-    for w in caught:
+        config = metric.config(variant).name
+        work = metric.cost(config, predictions, references, options)
+    except (TypeError, ValueError, LookupError):
+        return  # a malformed request: the metric's own checks name the problem
+    if confidence is not None:
+        work += bootstrap_cost(name, config, predictions, references)
+    if work > MAX_WORK:
+        check_work(work, describe(predictions, references))
+
+
+class _Interrupted(BaseException):
+    """Raised inside a scoring thread that ran past :data:`TIME_LIMIT` (a ``BaseException``,
+    so no ``except Exception`` of a metric swallows it)."""
+
+
+#: the warnings list of the scoring running in this thread (None: not a scoring thread)
+_CAPTURE = threading.local()
+_HOOK_LOCK = threading.Lock()
+
+
+def _install_warning_hook() -> None:
+    """Route warnings raised in scoring threads to that request's list.
+
+    ``warnings.catch_warnings`` swaps process-wide state, so two requests scored at once
+    would see each other's warnings (or lose them); instead a ``showwarning`` hook appends
+    to the list of the thread that raised the warning and leaves every other thread's
+    warnings to the hook it replaced. ``UserWarning``s are shown every time (not once per
+    location), so every request that triggers one gets its toast. Installed again whenever
+    someone else's ``catch_warnings`` (a test runner's) restored the previous hook."""
+    with _HOOK_LOCK:
+        if getattr(warnings.showwarning, "metricore_capture", False):
+            return
+        previous = warnings.showwarning
+
+        def showwarning(
+            message: Any, category: Any, filename: Any, lineno: Any, *args: Any, **kw: Any
+        ) -> None:
+            caught = getattr(_CAPTURE, "caught", None)
+            if caught is None:
+                previous(message, category, filename, lineno, *args, **kw)
+            else:
+                caught.append(warnings.WarningMessage(message, category, filename, lineno))
+
+        showwarning.metricore_capture = True  # type: ignore[attr-defined]
+        warnings.showwarning = showwarning
+        warnings.filterwarnings("always", category=UserWarning)
+
+
+class _Scoring(threading.Thread):
+    """One request's scoring, in a daemon thread of its own (see :func:`run_metric`)."""
+
+    def __init__(self, fn: Callable[..., Any], args: Any, kwargs: Any) -> None:
+        super().__init__(name="metricore-scoring", daemon=True)
+        self.call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.caught: list[warnings.WarningMessage] = []
+
+    def run(self) -> None:
+        _CAPTURE.caught = self.caught
+        try:
+            self.result = self.call()
+        except BaseException as err:  # handed to the requesting thread
+            self.error = err
+        finally:
+            _CAPTURE.caught = None
+
+    def interrupt(self) -> None:
+        """Raise :class:`_Interrupted` in the thread at its next Python instruction (a call
+        into C, e.g. one LAPACK routine, finishes first; the budget keeps those short)."""
+        if self.ident is not None and self.is_alive():
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(self.ident), ctypes.py_object(_Interrupted)
+            )
+
+
+def run_metric(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` in a worker thread limited to :data:`TIME_LIMIT` seconds, with
+    every error turned into a ``gr.Error`` carrying only its message, and the ``UserWarning``s
+    it raises shown as ``gr.Warning`` toasts of this request."""
+    _install_warning_hook()
+    job = _Scoring(fn, args, kwargs)
+    job.start()
+    job.join(TIME_LIMIT)
+    if job.is_alive():
+        job.interrupt()
+        raise fail(
+            f"{name}: scoring took longer than the limit of {TIME_LIMIT:g} s (wall clock) and was "
+            "stopped; score a smaller request, or run metricore locally."
+        )
+    err = job.error
+    if err is not None:
+        if isinstance(err, gr.Error):
+            raise err
+        if isinstance(err, (TypeError, ValueError, LookupError, ImportError)):
+            raise fail(str(err)) from None
+        if isinstance(err, RecursionError):
+            raise fail(f"{name}: the input is nested too deeply to score") from None
+        if isinstance(err, MemoryError):
+            raise fail(f"{name}: the request needs more memory than this Space has") from None
+        if isinstance(err, Exception):  # a bug must not show a stack trace (or an empty error)
+            raise fail(f"{name}: unexpected {type(err).__name__}: {err}") from None
+        raise err
+    for w in job.caught:
         if issubclass(w.category, UserWarning):
             gr.Warning(html.escape(str(w.message), quote=False))
-    return out
+    return job.result
 
 
 def _fmt(value: Any) -> str:
@@ -1035,9 +1189,75 @@ def system_theme() -> Any:
     )
 
 
+class BodyLimit:
+    """ASGI middleware: HTTP 413 for a request whose body is over ``max_bytes``, from its
+    ``Content-Length`` before anything is read, or while a body without one streams in."""
+
+    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", ()):
+            if key == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                await self._refuse(send, int(value))
+                return
+        seen, over, answered = 0, False, False
+
+        async def limited() -> Any:
+            nonlocal seen, over
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    over = True  # the app sees a client that went away, and stops reading
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def checked_send(message: Any) -> None:
+            nonlocal answered
+            if not over:
+                await send(message)
+            elif not answered:
+                answered = True
+                await self._refuse(send, seen)
+
+        try:
+            await self.app(scope, limited, checked_send)
+        except Exception:
+            if not over:
+                raise
+        if over and not answered:
+            await self._refuse(send, seen)
+
+    async def _refuse(self, send: Any, size: int) -> None:
+        body = json.dumps(
+            {
+                "error": f"Request body too large: {size:,} bytes or more "
+                f"(limit: {self.max_bytes:,} bytes = {self.max_bytes / 2**20:g} MB)."
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
 def launch(spec_or_app: SpaceSpec | CustomSpace | gr.Blocks, **kwargs: Any) -> Any:
     """Serve on ``GRADIO_SERVER_NAME``:``GRADIO_SERVER_PORT`` (default 127.0.0.1:7860), no
-    share link, no analytics, no MCP server, system fonts (nothing fetched by the page)."""
+    share link, no analytics, no MCP server, system fonts (nothing fetched by the page), with
+    the limits of the module docstring: :data:`CONCURRENCY` requests per event at once and
+    :data:`MAX_QUEUE` waiting, bodies up to :data:`MAX_BODY_BYTES`, every error's message
+    shown."""
     if isinstance(spec_or_app, SpaceSpec):
         demo = build_app(spec_or_app)
     elif isinstance(spec_or_app, CustomSpace):
@@ -1053,6 +1273,8 @@ def launch(spec_or_app: SpaceSpec | CustomSpace | gr.Blocks, **kwargs: Any) -> A
         "max_file_size": MAX_UPLOAD_BYTES,
         "footer_links": ["api"],
         "theme": system_theme(),
+        "show_error": True,
+        "app_kwargs": {"middleware": [Middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)]},
     }
     options.update(kwargs)
-    return demo.queue(default_concurrency_limit=4).launch(**options)
+    return demo.queue(default_concurrency_limit=CONCURRENCY, max_size=MAX_QUEUE).launch(**options)

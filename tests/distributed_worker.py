@@ -10,6 +10,8 @@ The plan is ``{"cache_dir": str, "steps": {"<worker>": [step, ...]}}`` written w
   "process_id": k, "experiment_id": e, "timeout": s}``: ``evaluate.load("metrics/<m>", c, ...)``
 * ``{"op": "add_batch", "handle": h, "predictions": [...], "references": [...]}``
 * ``{"op": "compute", "handle": h, "kwargs": {...}}``
+* ``{"op": "forget", "handle": h}``: drop the metric object without computing (its locks
+  are released; its files stay, as after a crash)
 * ``{"op": "set_timeout", "handle": h, "timeout": s}``: a shorter wait for the failure
   cases once the rendezvous (which must wait for slow starters) is behind
 * ``{"op": "touch", "path": p}`` / ``{"op": "wait_for", "path": p}``: a file as a barrier
@@ -24,6 +26,7 @@ the interpreter and ``evaluate`` start once.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -80,6 +83,9 @@ def main(plan_path: str, worker: str) -> int:
                 )
             elif op == "add_batch":
                 metrics[handle].add_batch(predictions=step["predictions"], references=step["references"])
+            elif op == "forget":  # drop the object (its locks go with it), as a crashed run would
+                del metrics[handle]
+                gc.collect()
             elif op == "set_timeout":
                 metrics[handle].timeout = step["timeout"]
             elif op == "compute":

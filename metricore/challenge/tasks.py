@@ -98,7 +98,7 @@ class TaskMetric:
 
 def given_number(task: str, name: str, value: Any, lo: float, hi: float) -> float:
     """A given (sub-)score, checked to be a number in ``[lo, hi]``."""
-    return check_number(value, f"{_METRIC}: task {task!r}:", name, lo, hi)
+    return check_number(value, f"{_METRIC}: task {task!r}", name, lo, hi)
 
 
 @contextmanager
@@ -110,7 +110,9 @@ def _as_task(task: str) -> Iterator[None]:
         message = str(err)
         if message.startswith(f"{_METRIC}:"):
             raise
-        raise type(err)(f"{_METRIC}: task {task!r}: {message}") from None
+        # not type(err)(message): a subclass such as UnicodeEncodeError takes five arguments
+        kind = TypeError if isinstance(err, TypeError) else ValueError
+        raise kind(f"{_METRIC}: task {task!r}: {message}") from None
 
 
 def _need(task: str, data: Mapping[str, Any], component: str, raw: tuple[str, ...]) -> bool:

@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, dumps, fail
+from metricore.cli.io import write_atomic
+from metricore.core.structured import DuplicateKeyError, loads_strict
 from metricore.lexicon.wordnet import WordNetNotFoundError
 from metricore.stats.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -50,7 +52,8 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         _COMMAND,
         help="integral score of a multi-task challenge (default: FusionBrain Challenge 2.0)",
-        description=__doc__.split("\n\n", 1)[0].strip("`: ").strip(),
+        description="The integral score of a multi-task challenge (default: fbc2, the FusionBrain "
+        "Challenge 2.0); JSON report on stdout.",
         epilog="Exit codes: 0 ok, 2 usage, 3 bad input data, 4 file I/O, 5 missing resource.",
     )
     p.add_argument(
@@ -99,11 +102,13 @@ def _read(path: Path) -> Any:
 
         return parse_spec_text(text, "yaml")
     try:
-        return json.loads(text)
+        return loads_strict(text)
     except json.JSONDecodeError as err:
         raise ValueError(
             f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
         ) from None
+    except DuplicateKeyError as err:  # json.loads would keep the last value silently
+        raise ValueError(f"{path}: the id or key {err.key!r} repeats (each must appear once)") from None
 
 
 def _load_spec(source: str) -> Any:
@@ -165,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     text = dumps(out, indent=None if args.indent < 0 else args.indent)
     if args.output is not None:
         try:
-            args.output.write_text(text + "\n", encoding="utf-8")
+            write_atomic(args.output, [text + "\n"])
         except OSError as err:
             return fail(str(err), EXIT_IO, _COMMAND)
     else:

@@ -20,7 +20,9 @@ Exit codes:
 2  usage error: bad arguments, unknown metric, config or option, bad option value
 3  bad input data: malformed line, missing field, unmatched ids or row counts, a value the
    metric refuses; the message names the file and line (or JSON item)
-4  a file cannot be read or written
+4  a file cannot be read or written (an output file is written whole or not at all:
+   an existing one is never truncated); standard output closed early
+   (``metricore score ... | head -0``, no message)
 5  a resource the metric needs is not installed (WordNet for METEOR:
    ``metricore wordnet --install``)
 == =====================================================================================
@@ -33,9 +35,11 @@ A subcommand lives in its own module with ``add_parser(subparsers)`` (which sets
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Iterator, Mapping
@@ -43,9 +47,19 @@ from pathlib import Path
 from typing import Any
 
 from metricore._version import __version__
-from metricore.cli.io import FORMATS, FieldNames, InputError, Paired, column, pair_columns, read_records
+from metricore.cli.io import (
+    FORMATS,
+    FieldNames,
+    InputError,
+    Paired,
+    column,
+    pair_columns,
+    read_records,
+    write_atomic,
+)
 from metricore.core.result import MetricResult
 from metricore.core.spec import MetricSpec, did_you_mean
+from metricore.core.structured import escape_surrogates
 from metricore.lexicon.wordnet import WordNetNotFoundError
 from metricore.registry import METRICS as REGISTRY
 
@@ -63,6 +77,8 @@ __all__ = [
     "dumps",
     "fail",
     "parse_option",
+    "read_input",
+    "InputFileError",
     "score_paired",
     "per_sample_rows",
     "main",
@@ -169,7 +185,10 @@ def _jsonable(value: Any) -> Any:
 
 
 def dumps(value: Any, **kwargs: Any) -> str:
-    return json.dumps(_jsonable(value), ensure_ascii=False, **kwargs)
+    """JSON text that can always be written as UTF-8: non-ASCII characters stay as they are,
+    but a lone surrogate (which the metrics accept in a str, and UTF-8 cannot encode) is
+    written as its escape (:func:`~metricore.core.structured.escape_surrogates`)."""
+    return escape_surrogates(json.dumps(_jsonable(value), ensure_ascii=False, **kwargs))
 
 
 # --------------------------------------------------------------------------------------------
@@ -261,8 +280,10 @@ def _score(args: argparse.Namespace) -> int:
         config = check_choices(spec, args.config, options)
         json_cells = spec.config(config).json_cells
         read = {"fmt": args.format, "fields": fields, "json_cells": json_cells, "progress": args.progress}
-        pred_records = read_records(args.predictions, **read)
-        ref_records = pred_records if args.references is None else read_records(args.references, **read)
+        pred_records = read_input("--predictions", args.predictions, **read)
+        ref_records = (
+            pred_records if args.references is None else read_input("--references", args.references, **read)
+        )
         paired = pair_columns(
             column(pred_records, "prediction", fields), column(ref_records, "references", fields)
         )
@@ -297,13 +318,28 @@ def _score(args: argparse.Namespace) -> int:
     out.update((k, v) for k, v in result.as_dict().items() if k != "scores")
     if rows is not None:
         try:
-            with open(args.per_sample, "w", encoding="utf-8") as handle:
-                for row in rows:
-                    handle.write(dumps(row) + "\n")
+            write_atomic(args.per_sample, (dumps(row) + "\n" for row in rows))
         except OSError as err:
-            return fail(f"{err}", EXIT_IO)
+            return fail(
+                f"--per-sample: cannot write {str(args.per_sample)!r} ({err.strerror or err})", EXIT_IO
+            )
     print(dumps(out, indent=None if args.indent < 0 else args.indent))
     return EXIT_OK
+
+
+class InputFileError(OSError):
+    """An input file that cannot be read; the message names the argument that gave it."""
+
+
+def read_input(flag: str, path: str | Path, **read: Any) -> list[Any]:
+    """:func:`~metricore.cli.io.read_records` of the file given by ``flag`` (e.g.
+    ``--predictions``); :class:`InputFileError` naming ``flag`` when it cannot be read."""
+    try:
+        return read_records(path, **read)
+    except FileNotFoundError:
+        raise InputFileError(f"{flag}: no such file {str(path)!r}") from None
+    except OSError as err:
+        raise InputFileError(f"{flag}: cannot read {str(path)!r} ({err.strerror or err})") from None
 
 
 def fail(message: str, code: int, command: str = "score") -> int:
@@ -348,7 +384,18 @@ def main(argv: list[str] | None = None) -> int:
 
         return wordnet_main(argv[1:])
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        code = int(args.func(args))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader closed standard output early (``metricore score ... | head -0``): stop
+        # quietly. Standard output now goes nowhere, so the interpreter's final flush does
+        # not raise again at exit.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_IO
+    return code
 
 
 if __name__ == "__main__":

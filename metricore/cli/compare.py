@@ -13,10 +13,15 @@ values; files read by :mod:`metricore.cli.io`: JSONL, JSON, CSV, TSV, bare value
 ``{"prediction"|"references", "id"}`` records; with ids on every row each system is matched
 to the references by id, so item ``i`` is the same in both systems; without ids, rows pair by
 position). Every headline number (or the ``--key`` ones) then gets a paired bootstrap
-(p-values and the interval of the difference, system minus baseline) and an approximate
-randomization test (:mod:`metricore.stats.significance`, sacrebleu's definitions). The report is
-JSON on stdout (or ``--output``); NaN and infinities are written as ``null`` and
-``"inf"``/``"-inf"``.
+(p-value and the interval of the difference, system minus baseline) and a paired
+randomization test (:mod:`metricore.stats.significance`): exact (every swap pattern of the items
+that differ enumerated) when ``2^k <= --n-trials`` for ``k`` differing items, approximate
+randomization otherwise. Every ``p_value`` is valid (Monte Carlo ``(b + 1) / (m + 1)``, ``b``
+counting draws at least as extreme); sacrebleu's numbers are kept as ``p_value_sacrebleu``
+for comparison with published results. When the sample is too small for ``--confidence`` (no
+p-value could fall below ``1 - confidence``), the report's ``warnings`` say so and each is
+printed to stderr. The report is JSON on stdout (or ``--output``); NaN and infinities are
+written as ``null`` and ``"inf"``/``"-inf"``.
 
 Exit codes as ``metricore score``: 0 success, 2 usage error (bad arguments, options, key or
 interval settings), 3 bad input data, 4 unreadable or unwritable file, 5 missing resource.
@@ -41,9 +46,10 @@ from metricore.cli.commands import (
     check_choices,
     dumps,
     parse_option,
+    read_input,
     score_paired,
 )
-from metricore.cli.io import FORMATS, InputError, Paired, column, pair_columns, read_records
+from metricore.cli.io import FORMATS, InputError, Paired, column, pair_columns, write_atomic
 from metricore.lexicon.wordnet import WordNetNotFoundError
 from metricore.stats.significance import (
     DEFAULT_CONFIDENCE,
@@ -54,7 +60,7 @@ from metricore.stats.significance import (
     paired_randomization,
 )
 
-__all__ = ["add_parser", "aligned_inputs", "compare_results", "run"]
+__all__ = ["add_parser", "aligned_inputs", "compare_results", "compare_warnings", "run"]
 
 
 def aligned_inputs(
@@ -66,9 +72,10 @@ def aligned_inputs(
     json_cells: bool = False,
 ) -> tuple[Paired, Paired]:
     """Each system paired with the references, both in the reference order."""
-    refs = column(read_records(references, fmt=fmt, json_cells=json_cells), "references")
-    base = pair_columns(column(read_records(baseline, fmt=fmt, json_cells=json_cells), "prediction"), refs)
-    other = pair_columns(column(read_records(system, fmt=fmt, json_cells=json_cells), "prediction"), refs)
+    read = {"fmt": fmt, "json_cells": json_cells}
+    refs = column(read_input("--references", references, **read), "references")
+    base = pair_columns(column(read_input("--baseline", baseline, **read), "prediction"), refs)
+    other = pair_columns(column(read_input("--system", system, **read), "prediction"), refs)
     return base, other
 
 
@@ -97,9 +104,21 @@ def compare_results(
         bs = paired_bootstrap(
             stats_a[key], stats_b[key], confidence=confidence, n_resamples=n_resamples, seed=seed
         )
-        ar = paired_randomization(stats_a[key], stats_b[key], n_trials=n_trials, seed=seed)
+        ar = paired_randomization(
+            stats_a[key], stats_b[key], n_trials=n_trials, seed=seed, confidence=confidence
+        )
         out[key] = {"paired_bootstrap": bs.as_dict(), "approximate_randomization": ar.as_dict()}
     return out
+
+
+def compare_warnings(tests: dict[str, Any]) -> list[str]:
+    """The distinct small-sample warnings of :func:`compare_results`' tests, prefixed by key."""
+    found: dict[str, None] = {}
+    for key, pair in tests.items():
+        for test in pair.values():
+            if test.get("warning"):
+                found[f"{key}: {test['warning']}"] = None
+    return list(found)
 
 
 # --------------------------------------------------------------------------------------------
@@ -112,7 +131,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "compare",
         help="paired significance of two systems' predictions against one references file (JSON on stdout)",
-        description=__doc__.split("\n\n")[0],
+        description="Is one system significantly different from another on the same items? "
+        "Paired bootstrap and approximate randomization of every headline number; JSON on stdout.",
     )
     p.add_argument("--metric", required=True, choices=sorted(METRICS))
     p.add_argument(
@@ -147,7 +167,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--n-trials",
         type=int,
         default=DEFAULT_TRIALS,
-        help="approximate randomization trials (default 10000)",
+        help="randomization trials (default 10000); exact when 2^(items that differ) <= this",
     )
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (default 0)")
     p.add_argument(
@@ -210,14 +230,17 @@ def run(args: argparse.Namespace) -> int:
             "references": str(args.references),
         },
         "signature": results["baseline"].signature,
+        "warnings": compare_warnings(tests),
         "tests": tests,
     }
+    for warning in report["warnings"]:
+        print(f"metricore compare: warning: {warning}", file=sys.stderr)
     text = dumps(report, indent=None if args.indent < 0 else args.indent)
     if args.output is None:
         print(text)
         return EXIT_OK
     try:
-        args.output.write_text(text + "\n", encoding="utf-8")
+        write_atomic(args.output, [text + "\n"])
     except OSError as err:
         return _fail(f"{err}", EXIT_IO)
     return EXIT_OK

@@ -32,16 +32,19 @@ file and line (JSONL, CSV) or item (JSON).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from metricore.core.structured import from_json, parse_text_cell
+from metricore.core.structured import DuplicateKeyError, from_json, parse_text_cell
 
 __all__ = [
     "FORMATS",
@@ -55,6 +58,7 @@ __all__ = [
     "column",
     "pair_columns",
     "progress_bar",
+    "write_atomic",
 ]
 
 FORMATS = ("jsonl", "json", "csv", "tsv")
@@ -178,13 +182,13 @@ def _decode(raw: bytes, where: str, first: bool) -> str:
 
 def _parse_json(text: str, where: str) -> Any:
     try:
-        return from_json(text)
-    except ValueError as err:
-        msg = getattr(err, "msg", str(err))
-        col = getattr(err, "colno", None)
-        raise InputError(f"{where}: not valid JSON ({msg}{f' at column {col}' if col else ''})") from None
-    except RecursionError:
-        raise InputError(f"{where}: JSON nested too deeply") from None
+        return from_json(text, where)
+    except DuplicateKeyError as err:
+        raise InputError(f"{where}: the key {err.key!r} repeats in one object") from None
+    except json.JSONDecodeError as err:
+        raise InputError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
+    except ValueError as err:  # nested deeper than MAX_DEPTH: the message names the limit
+        raise InputError(f"{where}: {err}") from None
 
 
 def _read_jsonl(path: str | os.PathLike[str], name: str, progress: bool | None) -> list[Record]:
@@ -201,13 +205,18 @@ def _read_jsonl(path: str | os.PathLike[str], name: str, progress: bool | None) 
 def _read_json(path: str | os.PathLike[str], name: str) -> list[Record]:
     text = _decode(_read_bytes(path), name, True)
     try:
-        data = from_json(text)
-    except ValueError as err:
-        line = getattr(err, "lineno", None)
-        where = f"{name} line {line} column {err.colno}" if line else name  # type: ignore[attr-defined]
-        raise InputError(f"{where}: not valid JSON ({getattr(err, 'msg', err)})") from None
-    except RecursionError:
-        raise InputError(f"{name}: JSON nested too deeply") from None
+        data = from_json(text, name)
+    except DuplicateKeyError as err:
+        # json.loads would keep the last value: a repeated id would score the wrong answer
+        raise InputError(
+            f"{name}: the id or key {err.key!r} repeats (each id, and each key of an object, must "
+            "appear once)"
+        ) from None
+    except json.JSONDecodeError as err:
+        where = f"{name} line {err.lineno} column {err.colno}"
+        raise InputError(f"{where}: not valid JSON ({err.msg})") from None
+    except ValueError as err:  # nested deeper than MAX_DEPTH: the message names the limit
+        raise InputError(f"{name}: {err}") from None
     if isinstance(data, dict) and set(data) == {"data"} and isinstance(data["data"], list):
         data = data["data"]
     elif (
@@ -254,7 +263,9 @@ def _read_csv(
 def _csv_records(
     text: str, name: str, delimiter: str, fields: FieldNames, json_cells: bool, bar: Any
 ) -> list[Record]:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # strict: a quote left open at the end of the file is an error, not a last cell that
+    # silently swallows every following row
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader, None)
     except csv.Error as err:
@@ -273,6 +284,11 @@ def _csv_records(
         except StopIteration:
             break
         except csv.Error as err:
+            if "unexpected end of data" in str(err):
+                raise InputError(
+                    f"{name} line {start}: a quoted cell starting on this line is never closed "
+                    "(unterminated '\"')"
+                ) from None
             raise InputError(f"{name} line {reader.line_num}: malformed CSV ({err})") from None
         where = f"{name} line {start}"
         if bar is not None:
@@ -282,10 +298,17 @@ def _csv_records(
             continue
         if len(cells) != len(header):
             raise InputError(f"{where}: {len(cells)} cells, but the header has {len(header)} columns")
-        row = {
-            h: parse_text_cell(c, structured=json_cells and h not in fields.id, list_cell=h in list_columns)
-            for h, c in zip(header, cells)
-        }
+        try:
+            row = {
+                h: parse_text_cell(
+                    c, structured=json_cells and h not in fields.id, list_cell=h in list_columns
+                )
+                for h, c in zip(header, cells)
+            }
+        except DuplicateKeyError as err:
+            raise InputError(f"{where}: the key {err.key!r} repeats in one object") from None
+        except ValueError as err:  # a cell nested deeper than MAX_DEPTH
+            raise InputError(f"{where}: {err}") from None
         out.append(Record(row, where, csv_row=True))
     return out
 
@@ -307,6 +330,31 @@ def read_records(
     if kind == "json":
         return _read_json(path, name)
     return _read_csv(path, name, "\t" if kind == "tsv" else ",", fields, json_cells, progress)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str]) -> None:
+    """Write ``chunks`` as UTF-8 to ``path`` all at once or not at all: they go to a temporary
+    file in the same directory, which replaces ``path`` (``os.replace``, atomic on one file
+    system) only once everything was written. Any error (an unencodable lone surrogate, a full
+    disk) leaves an existing ``path`` as it was and no temporary file behind."""
+    target = Path(path)
+    handle = tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
+    )
+    try:
+        with handle:
+            for chunk in chunks:
+                handle.write(chunk)
+        os.replace(handle.name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(handle.name)
+        raise
 
 
 # --------------------------------------------------------------------------------------------

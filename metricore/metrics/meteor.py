@@ -34,19 +34,23 @@ Variants (:data:`METEOR_VARIANTS`, each a frozen :class:`METEORVariant`):
     tokens; Snowball Russian stemmer; synonyms from a Russian thesaurus; alpha .9, beta 3,
     gamma .5; best over the references.
 ``fbc2_vqa``
-    The challenge's VQA METEOR (``evaluation/vqa``): both answers lose ASCII punctuation and
-    are lowercased, lemmatized as a whole with pymorphy (``parse(answer)[0].normal_form``),
-    number words (English and Russian, e.g. "three", "три", "трёх") written as digits;
-    Porter stemmer, gamma 0. **Numeric rule**: when a gold answer is a single number, the
-    score against it is ``min/max`` of that number and the first number in the prediction
-    (0 when the prediction has none). Best over the gold answers.
+    The challenge's VQA METEOR (``evaluation/vqa/metric/calc_meteor.py``): both answers lose
+    ASCII punctuation and are lowercased, lemmatized as a whole with pymorphy
+    (``parse(answer)[0].normal_form``), and a whole lemma among ноль..десять (also
+    нисколько, никакой) becomes its digits (the challenge's ``manualMap_ru``); then the
+    *prediction only* goes through PyPI ``wordtodigits`` 1.0.2's English conversion
+    (:func:`metricore.text.numbers.wordtodigits`, which sums adjacent number words), as the
+    challenge's ``get_meteor`` does (``number_words="prediction"``, the default).
+    ``number_words="both"`` is the corrected reading: English and Russian number words in
+    any case form, parsed as cardinals, on both sides. Porter stemmer, gamma 0. **Numeric
+    rule**: when a gold answer is one token that ``str.isnumeric()``, the score against it
+    is ``min/max`` of its ``float()`` and the prediction's first number (0 when there is
+    none, or when ``float()`` cannot read the gold, e.g. "²"). Best over the gold answers.
 
-Divergences from the challenge code, on purpose: NLTK's part-of-speech tagger (which needs
-data that cannot be downloaded here) picked "the first number" in the prediction; here it is
-the first token that is a decimal number. The challenge wrote English number words as digits
-in the prediction only, so a gold "three" could never match; ``fbc2_vqa`` converts both sides
-and also Russian number words in any case form (the challenge mapped only nominative 0..10
-answers through its lemmatizer). See the metric card for the full list.
+The one divergence left from the challenge code: it took the prediction's first number from
+NLTK's part-of-speech tagger (tag ``CD``), whose data no PyPI or Debian package ships; here it
+is the first token that begins with a digit and that ``float()`` reads
+(:func:`metricore.text.numbers.first_number`). See the metric card for which inputs can differ.
 
 Speed: NLTK's tokenizer rules run once per distinct whitespace-separated piece
 (:mod:`metricore.text.treebank`); stems and synonym sets are cached per word; the alignment of
@@ -67,6 +71,7 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
+from metricore.core.bounded import BoundedCache
 from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
@@ -76,15 +81,17 @@ from metricore.core.validation import (
     check_probability,
     paired_columns,
 )
-from metricore.lexicon.morph import morph_analyzer
+from metricore.lexicon.morph import first_normal_form, morph_analyzer
 from metricore.lexicon.synonyms import MappingSynonyms, NoSynonyms, get_synonym_source
 from metricore.metrics.meteor_align import _align_fast, _Prepared, _score, _syn_others, score_batch
 from metricore.text.normalize import fbc2_caption_clean, strip_ascii_punctuation_lower
+from metricore.text.normalize.fbc2 import FBC2_NUMBER_LEMMAS
 from metricore.text.numbers import (
     first_number,
+    numeric_gold,
     numeric_similarity,
-    parse_number_token,
     spelled_numbers_to_digits,
+    wordtodigits,
 )
 from metricore.text.treebank import clear_cache as clear_treebank_cache
 from metricore.text.treebank import word_tokenize_line
@@ -95,6 +102,7 @@ __all__ = [
     "METEORAlignment",
     "METEOR_VARIANTS",
     "TOKENIZERS",
+    "NUMBER_WORDS",
     "compute_meteor",
     "meteor_pair",
     "explain_meteor",
@@ -105,6 +113,8 @@ __all__ = [
 
 _METRIC = "meteor"
 TOKENIZERS = ("nltk_line", "nltk_punkt", "whitespace")
+#: fbc2_vqa: which side's number words become digits ("prediction": the challenge's code)
+NUMBER_WORDS = ("prediction", "both")
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,8 @@ class METEORVariant:
     numeric_rule: bool
     #: pymorphy whole-answer lemmatization (fbc2_vqa)
     lemmatize: bool = False
+    #: fbc2_vqa: one of :data:`NUMBER_WORDS`
+    number_words: str | None = None
 
 
 METEOR_VARIANTS: dict[str, METEORVariant] = {
@@ -166,6 +178,7 @@ METEOR_VARIANTS: dict[str, METEORVariant] = {
             "fbc2_vqa",
             True,
             True,
+            "prediction",
         ),
     )
 }
@@ -209,11 +222,16 @@ class METEORResult:
 # --------------------------------------------------------------------------------------------
 
 _LOCK = threading.Lock()
-_CACHE_LIMIT = 200_000
-_TOKEN_CACHE: dict[str, dict[str, tuple[str, ...]]] = {}  # tokenizer -> text -> tokens
-_STEM_CACHES: dict[str, dict[str, str]] = {}
+# Bounded for long-running processes (a Space): cleared past either bound, see
+# metricore.core.bounded. Measured worst case (texts of 2,000 characters, words of 2,000
+# letters) about 60 MB per cache; the numbers are in the Space cards.
+_CACHE_LIMIT = 100_000  # entries
+_TOKEN_CACHE_CHARS = 4_000_000  # characters of cached texts, per tokenizer
+_WORD_CACHE_CHARS = 2_000_000  # characters of cached words or answers
+_TOKEN_CACHE: dict[str, BoundedCache[str, tuple[str, ...]]] = {}  # tokenizer -> text -> tokens
+_STEM_CACHES: dict[str, BoundedCache[str, str]] = {}
 _STEMMERS: dict[str, Any] = {}
-_LEMMA_CACHE: dict[str, str] = {}
+_LEMMA_CACHE: BoundedCache[str, str] = BoundedCache(_CACHE_LIMIT, _WORD_CACHE_CHARS)
 
 
 def clear_caches() -> None:
@@ -252,10 +270,10 @@ _TOKENIZE: dict[str, Callable[[str], list[str]]] = {
 }
 
 
-def _token_cache(tokenizer: str) -> dict[str, tuple[str, ...]]:
+def _token_cache(tokenizer: str) -> BoundedCache[str, tuple[str, ...]]:
     cache = _TOKEN_CACHE.get(tokenizer)
     if cache is None:
-        cache = _TOKEN_CACHE.setdefault(tokenizer, {})
+        cache = _TOKEN_CACHE.setdefault(tokenizer, BoundedCache(_CACHE_LIMIT, _TOKEN_CACHE_CHARS))
     return cache
 
 
@@ -266,8 +284,6 @@ def tokenize(text: str, tokenizer: str = "nltk_line") -> tuple[str, ...]:
     hit = cache.get(text)
     if hit is None:
         hit = tuple(_TOKENIZE[tokenizer](text))
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
         cache[text] = hit
     return hit
 
@@ -283,14 +299,12 @@ def _tokenize_many(texts: list[str], tokenizer: str) -> list[tuple[str, ...]]:
             hit = cache.get(text)
             if hit is None:
                 hit = tuple(fn(text))
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
                 cache[text] = hit
             out[k] = hit
     return cast("list[tuple[str, ...]]", out)  # every None was replaced above
 
 
-def _stemmer(name: str) -> tuple[Any, dict[str, str]]:
+def _stemmer(name: str) -> tuple[Any, BoundedCache[str, str]]:
     with _LOCK:
         if name not in _STEMMERS:
             if name == "porter":
@@ -301,7 +315,7 @@ def _stemmer(name: str) -> tuple[Any, dict[str, str]]:
                 from nltk.stem.snowball import SnowballStemmer
 
                 _STEMMERS[name] = SnowballStemmer("russian")
-            _STEM_CACHES[name] = {}
+            _STEM_CACHES[name] = BoundedCache(_CACHE_LIMIT, _WORD_CACHE_CHARS)
         return _STEMMERS[name], _STEM_CACHES[name]
 
 
@@ -312,9 +326,7 @@ def _lemmatize_whole(text: str) -> str:
     if hit is not None:
         return hit
     morph = morph_analyzer("meteor (fbc2_vqa): answer lemmatization", ", or pass lemmatize=False")
-    out = morph.parse(text)[0].normal_form if text.strip() else text
-    if len(_LEMMA_CACHE) >= _CACHE_LIMIT:
-        _LEMMA_CACHE.clear()
+    out = first_normal_form(morph, text) if text.strip() else text
     _LEMMA_CACHE[text] = out
     return out
 
@@ -527,12 +539,19 @@ def _caption_prepare(hypothesis: bool) -> Callable[[str], str]:
     return prepare
 
 
-def _vqa_prepare(lemmatize: bool) -> Callable[[str], str]:
+def _vqa_prepare(lemmatize: bool, number_words: str, hypothesis: bool) -> Callable[[str], str]:
+    """The challenge's ``get_lemma(remove_punc(answer))``, then, for the prediction only,
+    ``wordtodigits.convert`` (``number_words="prediction"``); or the cardinal reading of
+    English and Russian number words on both sides (``"both"``)."""
+
     def prepare(text: str) -> str:
         text = strip_ascii_punctuation_lower(text)
         if lemmatize:
             text = _lemmatize_whole(text)
-        return spelled_numbers_to_digits(text, ("en", "ru"))
+        if number_words == "both":
+            return spelled_numbers_to_digits(text, ("en", "ru"))
+        text = FBC2_NUMBER_LEMMAS.get(text, text)  # whole answers only, as manualMap_ru
+        return wordtodigits(text) if hypothesis else text
 
     return prepare
 
@@ -545,7 +564,7 @@ def _version(dist: str) -> str:
 
 
 def _pipeline(
-    spec: METEORVariant, source: Any, tok: str, lem: bool
+    spec: METEORVariant, source: Any, tok: str, lem: bool, number_words: str | None = None
 ) -> tuple[_Side, _Side, Callable[[str], frozenset[str]]]:
     """The hypothesis side, the reference side and the synonym lookup of one configuration."""
     stemmer, stem_cache = _stemmer(spec.stemmer)
@@ -575,7 +594,9 @@ def _pipeline(
         hyp_side = _Side(_caption_prepare(True), tok, stem_cache, stemmer)
         ref_side = _Side(_caption_prepare(False), tok, stem_cache, stemmer)
     elif spec.preprocess == "fbc2_vqa":
-        hyp_side = ref_side = _Side(_vqa_prepare(lem), tok, stem_cache, stemmer)
+        words = number_words or spec.number_words or "prediction"
+        hyp_side = _Side(_vqa_prepare(lem, words, True), tok, stem_cache, stemmer)
+        ref_side = _Side(_vqa_prepare(lem, words, False), tok, stem_cache, stemmer)
     else:
         hyp_side = ref_side = _Side(None, tok, stem_cache, stemmer)
     return hyp_side, ref_side, syn_get
@@ -619,11 +640,12 @@ def _score_items(
         hyp_number: list[float | None] = []
         for k, ref in enumerate(ref_ps):
             rw = ref.words
-            if numeric and len(rw) == 1 and (ref_number := parse_number_token(rw[0])) is not None:
+            if numeric and len(rw) == 1 and (gold := numeric_gold(rw[0]))[0]:
                 if not hyp_number:
                     hyp_number.append(first_number(hyp.words))
-                found = hyp_number[0]
-                s = 0.0 if found is None else numeric_similarity(found, ref_number)
+                found, ref_number = hyp_number[0], gold[1]
+                # a gold float() cannot read scores 0 (the challenge's try/except)
+                s = 0.0 if found is None or ref_number is None else numeric_similarity(found, ref_number)
             elif nh == 0 or not rw:
                 s = 0.0
             else:
@@ -648,6 +670,7 @@ def compute_meteor(
     synonyms: Any = None,
     tokenizer: str | None = None,
     lemmatize: bool | None = None,
+    number_words: str | None = None,
 ) -> METEORResult:
     """Score predictions against references with METEOR.
 
@@ -664,6 +687,9 @@ def compute_meteor(
             (``nltk``: WordNet; challenge variants: ``"auto"``).
         tokenizer: ``"nltk_line"`` (default), ``"nltk_punkt"`` or ``"whitespace"``.
         lemmatize: ``fbc2_vqa`` only: pymorphy whole-answer lemmatization (default True).
+        number_words: ``fbc2_vqa`` only: ``"prediction"`` (default: the challenge's code,
+            ``wordtodigits`` on the prediction, whole-answer ноль..десять on both) or
+            ``"both"`` (English and Russian number words as cardinals on both sides).
 
     >>> r = compute_meteor(["the cat was sat on the mat"], [["the cat sat on the mat", "a cat"]],
     ...                    synonyms="none")
@@ -682,6 +708,11 @@ def compute_meteor(
     if lemmatize is not None and spec.preprocess != "fbc2_vqa":
         raise ValueError(f"{_METRIC}: `lemmatize` applies to the fbc2_vqa variant only")
     lem = spec.lemmatize if lemmatize is None else lemmatize
+    if number_words is not None:
+        if spec.number_words is None:
+            raise ValueError(f"{_METRIC}: `number_words` applies to the fbc2_vqa variant only")
+        check_choice(number_words, NUMBER_WORDS, _METRIC, "number_words")
+    words = spec.number_words if number_words is None else number_words
     syn_spec = spec.synonyms if synonyms is None else synonyms
     source = get_synonym_source(syn_spec)
 
@@ -689,7 +720,7 @@ def compute_meteor(
     if not preds:
         raise ValueError(f"{_METRIC}: `predictions` is empty; the mean over zero samples is undefined")
 
-    hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem)
+    hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem, words)
 
     scores, best_ref = _score_items(preds, refs, hyp_side, ref_side, syn_get, a, b, g, spec.numeric_rule)
 
@@ -706,6 +737,8 @@ def compute_meteor(
     if spec.preprocess == "fbc2_vqa":
         options["lemmatize"] = lem
         defaults["lemmatize"] = spec.lemmatize
+        options["number_words"] = words
+        defaults["number_words"] = spec.number_words
     backends = {"nltk": _version("nltk")}
     if not isinstance(source, NoSynonyms):
         backends[source.name] = source.version()
@@ -763,7 +796,8 @@ class METEORAlignment:
     (lowercased); ``matches`` holds ``(hypothesis position, reference position, stage)`` in
     hypothesis order, ``stage`` being ``"exact"``, ``"stem"`` or ``"synonym"``. ``numeric``
     is set when ``fbc2_vqa``'s numeric rule scored the pair instead of an alignment:
-    ``(first number of the prediction or None, gold number)``.
+    ``(first number of the prediction or None, gold number)``; the gold number is NaN when
+    ``float()`` cannot read the numeric gold (``"²"``), which scores 0.
     """
 
     score: float
@@ -778,6 +812,8 @@ class METEORAlignment:
         """One line: ``"exact: the, cat | stem: runs→running | unmatched: big | 2 chunks"``."""
         if self.numeric is not None:
             found, gold = self.numeric
+            if gold != gold:  # NaN
+                return f"numeric rule: gold {self.reference[0]!r} is numeric but not a float() → 0"
             if found is None:
                 return f"numeric rule: gold {gold:g}, no number in the prediction → 0"
             return f"numeric rule: min/max({found:g}, {gold:g}) = {self.score:.4g}"
@@ -811,6 +847,7 @@ def explain_meteor(
     synonyms: Any = None,
     tokenizer: str | None = None,
     lemmatize: bool | None = None,
+    number_words: str | None = None,
 ) -> METEORAlignment:
     """The alignment behind one sample's METEOR score: which words matched at which stage,
     against the reference that scored best (the arguments are those of
@@ -832,13 +869,14 @@ def explain_meteor(
         "synonyms": synonyms,
         "tokenizer": tokenizer,
         "lemmatize": lemmatize,
+        "number_words": number_words,
     }
     result = compute_meteor([prediction], [references], **options)  # every check happens here
     spec = METEOR_VARIANTS[variant]
     source = get_synonym_source(spec.synonyms if synonyms is None else synonyms)
     tok = spec.tokenizer if tokenizer is None else tokenizer
     lem = spec.lemmatize if lemmatize is None else lemmatize
-    hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem)
+    hyp_side, ref_side, syn_get = _pipeline(spec, source, tok, lem, number_words)
     best = result.best_reference[0]
     gold = ([references] if isinstance(references, str) else list(references))[best]
     if isinstance(prediction, str):
@@ -846,8 +884,9 @@ def explain_meteor(
     else:
         hyp, ref = hyp_side.tokens(list(prediction)), ref_side.tokens(list(gold))
     words = (tuple(hyp.words), tuple(ref.words))
-    gold_number = parse_number_token(ref.words[0]) if spec.numeric_rule and len(ref.words) == 1 else None
-    if gold_number is not None:
+    gold = numeric_gold(ref.words[0]) if spec.numeric_rule and len(ref.words) == 1 else (False, None)
+    if gold[0]:
+        gold_number = float("nan") if gold[1] is None else gold[1]
         return METEORAlignment(result.scores[0], best, *words, (), 0, (first_number(hyp.words), gold_number))
     href: list[int] = []
     _, chunks = _align_fast(hyp, ref, syn_get, href) if hyp.words and ref.words else (0, 0)

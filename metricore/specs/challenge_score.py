@@ -11,7 +11,8 @@ from metricore.challenge import builtin_challenges, inputs_from_rows, score_chal
 from metricore.challenge.intervals import challenge_intervals
 from metricore.challenge.score import MISSING_POLICIES, ChallengeResult
 from metricore.core.spec import Config, MetricSpec, Option
-from metricore.specs._cost import size
+from metricore.specs._cost import ARRAY_NUMBER, FLOPS_PER_UNIT, array_shape, size, text_cost
+from metricore.vision.fid import fid_flops
 
 _MISSING = Option(
     "missing", "choice", "error", "a task without input: an error, or scored 0", choices=MISSING_POLICIES
@@ -34,18 +35,25 @@ def _intervals(
     return challenge_intervals(result, confidence=confidence, n_resamples=n_resamples, seed=seed)
 
 
+#: array inputs of a task (FID features, CLIP embeddings): sized by shape, not walked
+ARRAYS = ("generated_features", "real_features", "image_embeddings", "text_embeddings")
+
+
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    """Text work by size, plus a Fréchet distance cubic in the feature dimension."""
+    """Text work by size (at METEOR's rate per character, the dearest text metric of a
+    challenge), reading the arrays, and the FID's floating-point operations (cubic in the
+    feature dimension with many samples, see :func:`metricore.vision.fid.fid_flops`)."""
     total = 0.0
     for row, ref in zip(predictions, references):
-        chars, leaves, longest = size(row)
-        total += 0.01 * chars * (1 + size(ref)[0] / max(1, leaves)) + 0.01 * longest**2
-        for key in ("generated_features", "real_features"):
-            feats = row.get(key) if isinstance(row, Mapping) else None
-            if isinstance(feats, (list, tuple)) and feats and isinstance(feats[0], (list, tuple)):
-                total += 0.002 * len(feats[0]) ** 3
+        fields = dict(row) if isinstance(row, Mapping) else {"value": row}
+        shapes = {k: array_shape(fields.pop(k, None)) for k in ARRAYS}
+        total += text_cost(size(fields)[0] + size(ref)[0])
+        total += ARRAY_NUMBER * sum(n * d for n, d in shapes.values())
+        (n_a, d_a), (n_b, d_b) = shapes["generated_features"], shapes["real_features"]
+        if n_a and n_b:
+            total += fid_flops(n_a, n_b, max(d_a, d_b)) / FLOPS_PER_UNIT
     return total
 
 

@@ -84,7 +84,7 @@ def _explain(
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return token_cost(predictions, references, per_pair=0.05)
+    return token_cost(predictions, references, per_word=10.0, per_char=3.0)
 
 
 SPEC = MetricSpec(

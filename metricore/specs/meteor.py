@@ -1,4 +1,5 @@
-"""METEOR (NLTK-exact, FusionBrain Challenge 2.0 variants): :mod:`metricore.metrics.meteor`."""
+"""METEOR (NLTK-exact, FusionBrain Challenge 2.0 variants): :mod:`metricore.metrics.meteor`;
+METEOR 1.5 as pycocoevalcap runs its jar (``meteor_1_5``): :mod:`metricore.metrics.meteor15`."""
 
 from __future__ import annotations
 
@@ -7,12 +8,26 @@ from typing import Any
 
 from metricore.core.spec import Config, Example, MetricSpec, Option
 from metricore.lexicon.synonyms import SYNONYM_SOURCES
-from metricore.metrics.meteor import METEOR_VARIANTS, TOKENIZERS, METEORResult, compute_meteor, explain_meteor
-from metricore.specs._cost import token_cost
+from metricore.metrics.meteor import (
+    METEOR_VARIANTS,
+    NUMBER_WORDS,
+    TOKENIZERS,
+    METEORResult,
+    compute_meteor,
+    explain_meteor,
+)
+from metricore.metrics.meteor15 import (
+    METEOR15Result,
+    compute_meteor_1_5,
+    corpus_statistic,
+    explain_meteor_1_5,
+)
+from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
 from metricore.stats.significance import Statistic, mean_statistic
 
 NLTK_HYP = "It is a guide to action which ensures that the military always obeys the commands of the party"
 NLTK_REF = "It is a guide to action that ensures that the military will forever heed Party commands"
+METEOR_1_5 = "meteor_1_5"
 
 
 def _options(name: str) -> tuple[Option, ...]:
@@ -33,17 +48,32 @@ def _options(name: str) -> tuple[Option, ...]:
         Option("tokenizer", "choice", v.tokenizer, "how text is split into words", choices=TOKENIZERS),
     )
     if name == "fbc2_vqa":
-        options += (Option("lemmatize", "bool", True, "the challenge's pymorphy lemma of the whole answer"),)
+        options += (
+            Option("lemmatize", "bool", True, "the challenge's pymorphy lemma of the whole answer"),
+            Option(
+                "number_words",
+                "choice",
+                v.number_words,
+                "number words as digits: 'prediction' = the challenge's code (wordtodigits on the "
+                "prediction, whole answers ноль..десять on both); 'both' = English and Russian "
+                "cardinals on both sides",
+                choices=NUMBER_WORDS,
+            ),
+        )
     return options
 
 
 def _compute(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
-) -> METEORResult:
+) -> METEORResult | METEOR15Result:
+    if config == METEOR_1_5:
+        return compute_meteor_1_5(predictions, references)
     return compute_meteor(predictions, references, variant=config, **options)
 
 
-def _statistics(r: METEORResult) -> dict[str, Statistic]:
+def _statistics(r: METEORResult | METEOR15Result) -> dict[str, Statistic]:
+    if isinstance(r, METEOR15Result):  # a corpus score of summed statistics, not a mean
+        return {"meteor": corpus_statistic(r)}
     return {"meteor": mean_statistic(r.scores, name="meteor")}
 
 
@@ -52,8 +82,10 @@ def _explain(
     predictions: Sequence[Any],
     references: Sequence[Any],
     options: Mapping[str, Any],
-    r: METEORResult,
+    r: METEORResult | METEOR15Result,
 ) -> list[str]:
+    if isinstance(r, METEOR15Result):
+        return explain_meteor_1_5(r)
     return [
         explain_meteor(p, refs, variant=config, **options).describe()
         for p, refs in zip(predictions, references)
@@ -63,7 +95,7 @@ def _explain(
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return token_cost(predictions, references, per_pair=3.0)
+    return token_cost(predictions, references, METEOR_PER_PAIR, per_word=METEOR_PER_WORD)
 
 
 SPEC = MetricSpec(
@@ -71,7 +103,8 @@ SPEC = MetricSpec(
     title="METEOR (NLTK) and the FusionBrain Challenge 2.0 variants",
     summary="Words of the hypothesis are aligned with a reference in three stages (exact, stem, synonym); "
     "score = (1 − γ (chunks/matches)^β) · P R / (α P + (1 − α) R), the best over the references, "
-    "averaged over samples. NLTK's METEOR, not the METEOR 1.5 jar of COCO papers.",
+    "averaged over samples (NLTK's METEOR). The meteor_1_5 config is the METEOR 1.5 jar of COCO "
+    "caption papers (adds paraphrases; corpus score from summed statistics), without Java.",
     configs=tuple(
         Config(
             name,
@@ -82,9 +115,10 @@ SPEC = MetricSpec(
             else (("text", "alternatives"),),
         )
         for name, v in METEOR_VARIANTS.items()
-    ),
+    )
+    + (Config(METEOR_1_5, "pycocoevalcap 1.2 meteor-1.5.jar (-stdio -l en -norm), without Java"),),
     compute=_compute,
-    result_types=(METEORResult,),
+    result_types=(METEORResult, METEOR15Result),
     headline=("meteor",),
     cost=_cost,
     statistics=_statistics,
@@ -117,6 +151,18 @@ SPEC = MetricSpec(
             [["5"], ["3"], ["3", "two"], ["красная машина"]],
             config="fbc2_vqa",
         ),
+        Example(
+            "COCO captions, METEOR 1.5 as pycocoevalcap (PTB-tokenized input)",
+            ["a man riding a horse on the beach", "two dogs are playing in the grass"],
+            [
+                ["a man rides a horse along the shore", "a person on a horse at the beach"],
+                ["two puppies play on the lawn", "dogs playing in a field of grass"],
+            ],
+            config=METEOR_1_5,
+        ),
     ),
-    needs={"nltk": "WordNet 3.0 (metricore wordnet --install)"},
+    needs={
+        "nltk": "WordNet 3.0 (metricore wordnet --install)",
+        METEOR_1_5: "pycocoevalcap 1.2 for its data (pip install 'metricore[coco]'); no Java",
+    },
 )

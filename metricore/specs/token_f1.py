@@ -366,7 +366,7 @@ def _cost(
 ) -> float:
     if config == "quac":
         references = [r.get("answers", []) if isinstance(r, Mapping) else r for r in references]
-    return token_cost(predictions, references, per_pair=0.2)
+    return token_cost(predictions, references, per_word=2.0)
 
 
 SPEC = MetricSpec(

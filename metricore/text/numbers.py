@@ -13,19 +13,28 @@ count before ``hundred``/``thousand``/``million`` multiplies (``"two hundred and
 a new one (``"one two"`` -> ``"1 2"``, not 3). English ``"and"`` is kept unless it sits
 between two number words.
 
-:func:`numeric_similarity` is the FusionBrain VQA rule: ``min(a, b) / max(a, b)``, 1 when
-both are 0.
+:func:`wordtodigits` is the other converter: PyPI ``wordtodigits`` 1.0.2's ``convert``, which
+the FusionBrain Challenge 2.0 applied to predictions, rule for rule (it *sums* adjacent number
+words: ``"one two"`` -> ``"3"``; a bare ``"hundred"`` is 0; ``"and"`` before a number word is
+dropped wherever it stands).
+
+The FusionBrain VQA numeric rule (``evaluation/vqa/metric/calc_meteor.py``): a gold answer
+that is one token for which ``str.isnumeric()`` holds is a number (:func:`numeric_gold`); the
+prediction's number is the first token NLTK's part-of-speech tagger tags ``CD`` and ``float()``
+reads (:func:`first_number`, which cannot run the tagger: see there); the score is
+:func:`numeric_similarity`, ``min(a, b) / max(a, b)``, 1 when both are 0.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 
 __all__ = [
     "ENGLISH_NUMBER_WORDS",
     "RUSSIAN_NUMBER_WORDS",
     "spelled_numbers_to_digits",
-    "parse_number_token",
+    "wordtodigits",
+    "numeric_gold",
     "first_number",
     "numeric_similarity",
 ]
@@ -223,22 +232,111 @@ def spelled_numbers_to_digits(text: str, languages: tuple[str, ...] = ("en", "ru
     return " ".join(out)
 
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+# PyPI wordtodigits 1.0.2 (wordtodigits/__init__.py, ``convert``): its three word tables
+_W2D_UNITS = {w: i for i, w in enumerate(_EN_SMALL)}
+_W2D_TENS = {w: 10 * (i + 2) for i, w in enumerate(_EN_TENS)}
+_W2D_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6}
+_W2D_VALUES = {**_W2D_UNITS, **_W2D_TENS, **_W2D_SCALES}
+_W2D_TERMINATORS = (".", "?", "!")
 
 
-def parse_number_token(token: str) -> float | None:
-    """A token that is a decimal number (``"3"``, ``"2.5"``, ``"2,5"``) as a float, else None."""
-    if not _NUMBER.fullmatch(token):
-        return None
-    return float(token.replace(",", "."))
+def wordtodigits(text: str) -> str:
+    """PyPI ``wordtodigits`` 1.0.2 ``convert(text)``, rule for rule (pinned by a test against
+    the package on generated phrases).
+
+    ``. ? !`` are split off their words; tokens are ``str.split()`` pieces, re-joined with
+    single spaces, the three marks glued to the word before them. Number words (matched
+    lowercased: zero..nineteen, twenty..ninety, hundred, thousand, million) are read
+    left to right into a running value: units and tens **add** (``"twenty one"`` -> 21, but
+    also ``"one two"`` -> 3), ``hundred`` multiplies the value so far by 100 (a bare
+    ``"hundred"`` is 0), ``thousand``/``million`` move the value so far times the scale
+    into the total. ``"and"`` (exactly, lowercase) is deleted when the next token is a
+    number word, *even outside a number* (``"cats and two dogs"`` -> ``"cats 2 dogs"``);
+    ``"point"`` before a number word ends the integer part (``"one point five"`` ->
+    ``"1.5"``; unit words after it are appended as digits, and the total is not reset, so a
+    second ``"point"`` adds the last run again). The look-ahead for ``and``/``point``
+    compares the next token case-sensitively, as the package does.
+
+    >>> wordtodigits("twenty one dogs and three cats")
+    '21 dogs 3 cats'
+    >>> wordtodigits("one two"), wordtodigits("hundred"), wordtodigits("one point five")
+    ('3', '0', '1.5')
+    """
+    for mark in _W2D_TERMINATORS:
+        text = text.replace(mark, f" {mark} ")
+    tokens = text.split()
+    tokens.append("")  # the sentinel the package adds: it flushes a number at the end
+    parts: list[str] = []
+    total = running = 0
+    in_number = after_point = False
+    for i, word in enumerate(tokens):
+        low = word.lower()
+        if not after_point and low in _W2D_VALUES:
+            in_number = True
+            if low == "hundred":
+                running *= 100
+            elif low in _W2D_SCALES:
+                total += running * _W2D_SCALES[low]
+                running = 0
+            else:
+                running += _W2D_VALUES[low]
+        elif after_point and low in _W2D_UNITS:
+            parts.append(str(_W2D_UNITS[low]))
+        elif word == "and" and tokens[i + 1] in _W2D_VALUES:  # never the sentinel: i + 1 exists
+            continue
+        elif low == "point" and tokens[i + 1] in _W2D_VALUES:
+            total += running
+            after_point, in_number = True, False
+            parts.append(f" {total}.")
+        else:
+            after_point = False
+            glued = word in _W2D_TERMINATORS
+            if in_number:
+                parts.append(f" {total + running}" + ("" if glued else " ") + word)
+                in_number = False
+            else:
+                parts.append(word if glued else f" {word}")
+            total = running = 0
+    # the package drops the first and the last character of what it built: the leading space
+    # of the first word (or, if the text starts with a mark, the mark) and the sentinel's space
+    return "".join(parts)[1:-1]
 
 
-def first_number(tokens: list[str]) -> float | None:
-    """The first token of ``tokens`` that is a decimal number, or None."""
+def numeric_gold(token: str) -> tuple[bool, float | None]:
+    """Whether the FusionBrain VQA numeric rule applies to a one-token gold answer
+    (``token.isnumeric()``, which also holds for ``"²"``, ``"½"``, ``"五"``), and its
+    ``float()`` value (``None`` when ``float()`` cannot read it: the challenge then scores
+    every prediction 0 against that gold, its ``try`` swallowing the error).
+
+    >>> numeric_gold("12"), numeric_gold("²"), numeric_gold("12a")
+    ((True, 12.0), (True, None), (False, None))
+    """
+    if not token.isnumeric():
+        return False, None
+    try:
+        return True, float(token)
+    except ValueError:
+        return True, None
+
+
+def first_number(tokens: Sequence[str]) -> float | None:
+    """The prediction's number for the VQA numeric rule: the first token that begins with a
+    digit and that ``float()`` reads (``"3"``, ``"1.5"``, ``"0."``, ``"1e5"``, ``"٣"``), or None.
+
+    The challenge took the first token that NLTK's averaged-perceptron tagger tags ``CD`` and
+    that ``float()`` reads. The tagger's parameters (``averaged_perceptron_tagger``) ship in no
+    PyPI or Debian package and cannot be downloaded here, so this assumes the tagger's
+    behaviour on such tokens: it files every token that begins with a digit under one
+    feature (``!DIGITS``, or ``!YEAR`` for four digits) and tags it ``CD``; the words
+    ``float()`` also reads (``"nan"``, ``"inf"``, ``"infinity"``) it is taken not to tag
+    ``CD``. Where the real tagger decides otherwise, the scores differ (see the METEOR card).
+    """
     for tok in tokens:
-        value = parse_number_token(tok)
-        if value is not None:
-            return value
+        if tok[:1].isdigit():
+            try:
+                return float(tok)
+            except ValueError:  # "²", "3d", "1st": the challenge's try skips them too
+                continue
     return None
 
 

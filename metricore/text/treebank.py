@@ -62,6 +62,8 @@ from collections.abc import Callable
 from itertools import chain
 from typing import Any, cast
 
+from metricore.core.bounded import BoundedCache
+
 __all__ = ["word_tokenize_line", "clear_cache"]
 
 # MacIntyre contractions NLTK splits inside plain words ("cannot" -> "can not"). `re` with
@@ -225,11 +227,15 @@ _LAST: _Context = ("x ", "")
 _ONLY: _Context = ("", "")
 _SEPARATED = re.compile(r"(\s+)")
 
+# bounded for long-running processes (metricore.core.bounded): entries, characters of keys
+_CACHE_CHARS = 4_000_000
 _PIECES: dict[_Context, dict[str, tuple[str, ...]]] = {}
-_MID_PIECES: dict[str, tuple[str, ...]] = _PIECES.setdefault(_MID, {})
-_FIRST_PIECES: dict[str, tuple[str, ...]] = _PIECES.setdefault(_FIRST, {})
-_LAST_PIECES: dict[str, tuple[str, ...]] = _PIECES.setdefault(_LAST, {})
-_SHAPES: dict[tuple[str, _Context], str | None] = {}
+_MID_PIECES: dict[str, tuple[str, ...]] = _PIECES.setdefault(_MID, BoundedCache(_CACHE_LIMIT, _CACHE_CHARS))
+_FIRST_PIECES: dict[str, tuple[str, ...]] = _PIECES.setdefault(
+    _FIRST, BoundedCache(_CACHE_LIMIT, _CACHE_CHARS)
+)
+_LAST_PIECES: dict[str, tuple[str, ...]] = _PIECES.setdefault(_LAST, BoundedCache(_CACHE_LIMIT, _CACHE_CHARS))
+_SHAPES: dict[tuple[str, _Context], str | None] = BoundedCache(_CACHE_LIMIT, _CACHE_CHARS)
 
 
 def _in_context(core: str, ctx: _Context, tokenize: Callable[[str], list[str]]) -> list[str] | None:
@@ -328,12 +334,10 @@ def _piece(piece: str, ctx: _Context) -> tuple[str, ...]:
 def _cached(piece: str, ctx: _Context) -> tuple[str, ...]:
     cache = _PIECES.get(ctx)
     if cache is None:
-        cache = _PIECES.setdefault(ctx, {})
+        cache = _PIECES.setdefault(ctx, BoundedCache(_CACHE_LIMIT, _CACHE_CHARS))
     hit = cache.get(piece)
     if hit is None:
         hit = _piece(piece, ctx)
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
         cache[piece] = hit
     return hit
 

@@ -45,6 +45,8 @@ Args:
         {word: [synonyms]} (default: nltk "wordnet"; fbc2 configs "auto").
     tokenizer: "nltk_line" (default), "nltk_punkt" or "whitespace".
     lemmatize: fbc2_vqa only; pymorphy whole-answer lemmatization (default True).
+    number_words: fbc2_vqa only; "prediction" (default: the challenge's code, wordtodigits on the
+        prediction) or "both" (English and Russian number words as cardinals on both sides).
 Returns:
     meteor: mean score over samples, in [0, 1].
     scores: the score of each sample.

@@ -15,16 +15,24 @@ import gradio as gr
 import pandas as pd
 
 from metricore.challenge import WHOLE_SUBMISSION_EXAMPLE, load_challenge, score_challenge, score_submission
+from metricore.challenge.score import submission_inputs, task_rows
+from metricore.core.structured import loads_strict
+from metricore.registry import get
+from metricore.specs._cost import array_shape, describe
+from metricore.specs.challenge_score import ARRAYS
 from metricore_hf.space import (
     HEADLINE_CSS,
     MAX_CHARS,
     MAX_ROWS,
     MAX_UPLOAD_BYTES,
+    MAX_WORK,
+    TIME_LIMIT,
     CustomSpace,
     Rendered,
     build_custom_app,
     card_markdown,
     check_strings_limit,
+    check_work,
     fail,
     guarded,
     headline_html,
@@ -47,7 +55,9 @@ DESCRIPTION = (
     'number}, "extra": {task: inputs the files cannot carry}}` (the example), or per-task inputs '
     '`{"TextQA": {"predictions": [...], "references": [...]}, "Hidden1": 0.31, ...}`. '
     f"Limits: {MAX_ROWS:,} samples, {MAX_CHARS:,} characters per string, "
-    f"{MAX_UPLOAD_BYTES // 2**20} MB per file."
+    f"{MAX_UPLOAD_BYTES // 2**20} MB per file, an estimated {MAX_WORK / 1e6:g} s of work "
+    f"(FID features: fewer samples than dimensions, or up to about 1,000 dimensions) and "
+    f"{TIME_LIMIT:g} s of scoring per request."
 )
 
 
@@ -72,6 +82,26 @@ def _check_limits(submission):
         check_strings_limit(value, str(key))
 
 
+def _check_budget(inputs):
+    """The challenge spec's cost of the per-task inputs against the Space's work budget."""
+    try:
+        rows, refs = task_rows(inputs)
+    except (TypeError, ValueError, LookupError):
+        return  # malformed: scoring names the problem
+    work = get("challenge_score").cost("fbc2", rows, refs, {})
+    if work <= MAX_WORK:
+        return
+    texts = [{k: v for k, v in row.items() if k not in ARRAYS} for row in rows]
+    size = describe(texts, refs).replace("rows", "tasks", 1)
+    for row in rows:
+        shapes = [array_shape(row.get(k)) for k in ("generated_features", "real_features")]
+        if all(n for n, _ in shapes):
+            size += (
+                f", FID features {shapes[0][0]:,} x {shapes[0][1]:,} and {shapes[1][0]:,} x {shapes[1][1]:,}"
+            )
+    check_work(work, size)
+
+
 def score(submission, missing="error"):
     """The :class:`~metricore.challenge.ChallengeResult` of ``submission`` (either form)."""
     if not isinstance(submission, dict):
@@ -83,7 +113,13 @@ def score(submission, missing="error"):
             raise fail(
                 f"Unknown key(s) {unknown} in the whole submission; allowed: {sorted(SUBMISSION_KEYS | {'extra'})}."
             )
+        try:
+            inputs = submission_inputs(**submission)
+        except (TypeError, ValueError, LookupError):
+            inputs = {}  # malformed: scoring names the problem
+        _check_budget(inputs)
         return run_metric("challenge_score", score_submission, **submission, missing=missing)
+    _check_budget(submission)
     return run_metric("challenge_score", score_challenge, submission, missing=missing)
 
 
@@ -155,7 +191,7 @@ def _read_submission(source, text, file):
         except UnicodeDecodeError:
             raise fail("The file is not UTF-8 text.") from None
     try:
-        return json.loads(text or "")
+        return loads_strict(text or "")
     except ValueError as err:
         raise fail(f"The submission is not valid JSON: {err}.") from None
     except RecursionError:

@@ -20,11 +20,30 @@ SYNONYMS = ("wordnet", "auto", "wiki_ru_wordnet", "none")  # `ruwordnet` needs a
 
 
 def score(
-    predictions, references, variant, alpha, beta, gamma, synonyms, tokenizer, lemmatize=None, confidence=None
+    predictions,
+    references,
+    variant,
+    alpha=None,
+    beta=None,
+    gamma=None,
+    synonyms=None,
+    tokenizer=None,
+    lemmatize=None,
+    number_words=None,
+    confidence=None,
 ):
-    options = {"alpha": alpha, "beta": beta, "gamma": gamma, "synonyms": synonyms, "tokenizer": tokenizer}
-    if lemmatize is not None:
-        options["lemmatize"] = lemmatize
+    values = {
+        "alpha": alpha,
+        "beta": beta,
+        "gamma": gamma,
+        "synonyms": synonyms,
+        "tokenizer": tokenizer,
+        "lemmatize": lemmatize,  # fbc2_vqa only
+        "number_words": number_words,  # fbc2_vqa only
+    }
+    # the controls of other configs stay hidden but still send values (meteor_1_5 takes none)
+    allowed = METRIC.config(variant).option_names
+    options = {k: v for k, v in values.items() if v is not None and k in allowed}
     try:
         r = METRIC.run(variant, predictions, references, **options)
         why = explain(METRIC, variant, predictions, references, options, r)
@@ -35,7 +54,7 @@ def score(
         rows.append(
             {
                 "prediction": display(p),
-                "best reference": display(refs[k])
+                "best reference": (display(refs[k]) if k >= 0 else "")
                 + (f"  (#{k + 1} of {len(refs)})" if len(refs) > 1 else ""),
                 "score": s,
                 "why": w,
@@ -50,7 +69,8 @@ SPEC = SpaceSpec(
     title=METRIC.title,
     description=spec_description(
         METRIC,
-        "This is **not** the METEOR 1.5 jar of COCO papers (see the card). The per-sample table shows "
+        "The `meteor_1_5` variant is the METEOR 1.5 jar of COCO papers (pycocoevalcap), without Java; "
+        "the others are not (see the card). The per-sample table shows "
         "the reference that scored best and, under *why*, the alignment with it: the hypothesis words "
         "matched at each stage (`hyp→ref` when the words differ), the unmatched ones and the number of chunks.",
     ),

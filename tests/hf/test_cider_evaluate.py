@@ -114,7 +114,7 @@ def test_errors_name_the_absolute_row():
             "cider_d",
             {"predictions": ["a", "b"], "references": [["a"], ["b"]], "n": 0},
             ValueError,
-            "`n` must be >= 1",
+            r"`n`+ must be in \[1, inf\], got 0",  # checked before the rows are consumed
         ),
     ],
 )

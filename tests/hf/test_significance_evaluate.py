@@ -254,7 +254,7 @@ def test_compare_cli_keys_output_file_and_quac(tmp_path):
 @pytest.mark.parametrize(
     ("change", "code", "message"),
     [
-        ({"--baseline": "missing.jsonl"}, 4, "No such file"),
+        ({"--baseline": "missing.jsonl"}, 4, "--baseline: no such file"),
         ({"--system": "short.jsonl"}, 3, "2 predictions but 3 references"),
         ({"--references": "r.txt"}, 2, "cannot tell the format"),
         ({"--key": "nope"}, 2, "unknown key"),

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.space
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
 CHALLENGE = (ROOT / "spaces" / "challenge_score" / "app.py").is_file()
-START_TIMEOUT = 90.0  # five servers import gradio at once on a small machine
+START_TIMEOUT = 240.0  # six servers import gradio at once on a small, shared machine
 HOST = "127.0.0.1"
 
 
@@ -377,7 +377,7 @@ def test_meteor_headline_equals_core(servers):
         assert out["headline"] == {"METEOR": core.meteor}
         assert out["signature"] == core.signature
         assert [r["score"] for r in out["rows"]] == core.scores
-    assert core.scores == [0.6, 1.0, 1.0]
+    assert core.scores == [0.6, 0.0, 1.0]  # "три кошки" vs "3": no number, as the challenge's scorer
     out = _compute(
         client, [NLTK_HYP], [NLTK_REF], "nltk", {"alpha": 0.5, "beta": 1.0, "gamma": 0.0, "synonyms": "none"}
     )

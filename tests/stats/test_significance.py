@@ -66,12 +66,12 @@ def test_paired_bootstrap_p_value_and_intervals_follow_sacrebleu():
     r = paired_bootstrap(a, b, n_resamples=1000, seed=11)
     dist = bootstrap_distribution([mean_statistic(a), mean_statistic(b)], n_resamples=1000, seed=11)
     spread = np.abs(dist[1] - dist[0])
-    assert r.p_value == _sacrebleu_p(spread - spread.mean(), abs(b.mean() - a.mean()))
+    assert r.p_value_sacrebleu == _sacrebleu_p(spread - spread.mean(), abs(b.mean() - a.mean()))
     assert (r.system.low, r.system.high) == _sacrebleu_estimate_ci(dist[1])
     assert (r.baseline.low, r.baseline.high) == _sacrebleu_estimate_ci(dist[0])
     assert (r.low, r.high) == _sacrebleu_estimate_ci(dist[1] - dist[0])
     shifted = np.abs(dist[1] - dist[0] - r.difference)
-    assert r.p_value_two_sided == (int(np.sum(shifted >= abs(r.difference))) + 1) / 1001
+    assert r.p_value == r.p_value_two_sided == (int(np.sum(shifted >= abs(r.difference))) + 1) / 1001
     assert r.difference == pytest.approx(b.mean() - a.mean(), abs=1e-12)
 
 
@@ -84,14 +84,20 @@ def test_paired_randomization_p_value_follows_sacrebleu():
     for mask in swap_masks(200, 500, seed=2):
         for row in mask:  # pseudo-systems built item by item, as sacrebleu's selectors do
             null.append(abs(np.where(row, b, a).mean() - np.where(row, a, b).mean()))
-    assert r.p_value == pytest.approx(_sacrebleu_p(np.array(null), abs(b.mean() - a.mean())), abs=0)
+    assert not r.exact and r.n_nonzero == int(np.sum(a != b))
+    assert r.p_value_sacrebleu == pytest.approx(_sacrebleu_p(np.array(null), abs(b.mean() - a.mean())), abs=0)
+    observed = abs(b.mean() - a.mean())
+    at_least = int(np.sum(np.array(null) >= observed * (1 - 1e-9)))
+    assert r.p_value == (at_least + 1) / 501 >= r.p_value_sacrebleu
 
 
 def test_identical_systems_are_not_significant():
     a = [0.0, 1.0, 0.5, 0.25] * 25
     bs = paired_bootstrap(a, list(a), n_resamples=200)
     ar = paired_randomization(a, list(a), n_trials=200)
-    assert bs.p_value == bs.p_value_two_sided == ar.p_value == 1.0  # sacrebleu would say 1/201
+    assert bs.p_value == bs.p_value_two_sided == ar.p_value == 1.0
+    assert bs.p_value_sacrebleu == ar.p_value_sacrebleu == 1.0  # sacrebleu would say 1/201
+    assert ar.exact and ar.n_nonzero == 0
     assert bs.difference == bs.low == bs.high == 0.0
 
 
@@ -121,7 +127,7 @@ def _paired_trials(shift: float, trials: int, seed: int) -> np.ndarray:
         bs = paired_bootstrap(a, b, n_resamples=500, seed=t)
         ar = paired_randomization(a, b, n_trials=500, seed=t)
         out.append(
-            (bs.p_value, bs.p_value_two_sided, bs.low > 0 or bs.high < 0, ar.p_value, bs.difference > 0)
+            (bs.p_value_sacrebleu, bs.p_value, bs.low > 0 or bs.high < 0, ar.p_value, bs.difference > 0)
         )
     return np.array(out, dtype=float)
 
@@ -298,3 +304,16 @@ def test_bad_data():
         paired_randomization([1.0], [2.0], n_trials=0)
     with pytest.raises(ValueError, match="cannot share resamples"):
         bootstrap_distribution([mean_statistic([1.0]), mean_statistic([1.0, 2.0])])
+
+
+def test_n_resamples_has_a_documented_maximum():
+    """Issue 17: 10**12 resamples ended in a bare MemoryError."""
+    from metricore.stats.significance import MAX_RESAMPLED_DRAWS, MAX_RESAMPLES
+
+    with pytest.raises(
+        ValueError, match=r"cider: `n_resamples` must be at most 1,000,000, got 1,000,000,000,000"
+    ):
+        check_interval_options(0.95, 10**12, 0, "cider")
+    assert check_interval_options(0.95, MAX_RESAMPLES, 0, "cider")[1] == MAX_RESAMPLES
+    with pytest.raises(ValueError, match=r"items x `n_resamples`"):
+        check_interval_options(0.95, 1000, 0, "cider", n=MAX_RESAMPLED_DRAWS // 1000 + 1)

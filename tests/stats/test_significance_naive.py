@@ -32,6 +32,7 @@ from metricore import (
 )
 from metricore.intervals import headline_statistics
 from metricore.metrics.cider import DocumentFrequency
+from metricore.metrics.cider_bootstrap import cider_statistic
 from metricore.stats.significance import bootstrap_distribution, resample_indices, swap_masks
 
 R = 12  # resamples per case
@@ -255,6 +256,8 @@ def _same(got: float, want: float) -> bool:
 def test_bootstrap_equals_the_metric_rerun_on_each_resample(case: Case):
     result = case.score(case.preds, case.refs, case.extra or [])
     stats = headline_statistics(result)
+    if "cider" in stats:  # the default holds the corpus's document frequencies; this mode re-runs
+        stats["cider"] = cider_statistic(result, resample_df="multiset")
     head = result.as_dict()
     for key, stat in stats.items():
         assert _same(stat.value(), head[key]), (key, stat.value(), head[key])
@@ -295,11 +298,12 @@ def test_randomization_swap_equals_the_metric_on_mixed_predictions(case: Case):
 
 
 def test_cider_recomputed_df_differs_from_the_fixed_df_approximation():
-    """Why document frequencies are recomputed: the per-image scores of the full corpus,
-    merely averaged over a resample, do not give the metric's value on that resample."""
+    """``resample_df="multiset"`` is the metric re-run on the resample; the per-image scores of
+    the full corpus, merely averaged over a resample (the default, ``"fixed"``), are not."""
     case = next(c for c in CASES if c.name == "cider cider_d")
     result = case.score(case.preds, case.refs, [])
-    stat = headline_statistics(result)["cider"]
+    stat = cider_statistic(result, resample_df="multiset")
+    assert headline_statistics(result)["cider"].resample_df == "fixed"  # the measured default
     rows = next(resample_indices(len(case.preds), 5, seed=1))
     fixed = np.asarray(result.scores)[rows].mean(axis=1)
     assert not np.allclose(stat.resampled(rows), fixed, rtol=1e-3)

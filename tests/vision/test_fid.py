@@ -1,5 +1,7 @@
-"""FID (metricore.vision.fid) against a direct eigen-decomposition computation and SciPy's sqrtm,
-the SPECS section 6 vectors, pytorch-fid's numeric safeguards, properties and bad input."""
+"""FID (metricore.vision.fid) against pytorch-fid's sqrtm formula, a direct eigen-decomposition
+computation, the SPECS section 6 vectors, pytorch-fid's numeric safeguards, the two fast routes
+(eigendecompositions; the Gram form for fewer samples than dimensions), properties and bad
+input."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import linalg
 
+from metricore.vision import fid as fid_module
 from metricore.vision.fid import feature_statistics, fid_from_features, frechet_distance
 
 
@@ -45,6 +48,26 @@ def scipy_fid(a: np.ndarray, b: np.ndarray) -> float:
         warnings.simplefilter("ignore", linalg.LinAlgWarning)
         root = linalg.sqrtm(s1 @ s2)
     return float(np.sum((m1 - m2) ** 2) + np.trace(s1 + s2 - 2.0 * np.real(root)))
+
+
+def pytorch_fid_formula(a: np.ndarray, b: np.ndarray, eps: float = 1e-6) -> float:
+    """pytorch-fid 0.3.0 ``calculate_activation_statistics`` + ``calculate_frechet_distance``
+    (src/pytorch_fid/fid_score.py), transcribed step by step: sqrtm of the product, the eps
+    offset when it is not finite, the 1e-3 imaginary-diagonal check, then the trace formula.
+    (The package itself needs torchvision, which this environment does not install.)"""
+    mu1, sigma1 = np.mean(a, axis=0), np.atleast_2d(np.cov(a, rowvar=False))
+    mu2, sigma2 = np.mean(b, axis=0), np.atleast_2d(np.cov(b, rowvar=False))
+    diff = mu1 - mu2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", linalg.LinAlgWarning)
+        covmean = linalg.sqrtm(sigma1.dot(sigma2))
+        if not np.isfinite(covmean).all():
+            offset = np.eye(sigma1.shape[0]) * eps
+            covmean = linalg.sqrtm((sigma1 + offset).dot(sigma2 + offset))
+    if np.iscomplexobj(covmean):
+        assert np.allclose(np.diagonal(covmean).imag, 0, atol=1e-3)
+        covmean = covmean.real
+    return float(diff.dot(diff) + np.trace(sigma1) + np.trace(sigma2) - 2 * np.trace(covmean))
 
 
 def _features(seed: int, n: int, d: int, scale: float = 1.0, shift: float = 0.0) -> np.ndarray:
@@ -90,6 +113,70 @@ def test_matches_direct_computation_full_rank(n_a, n_b, d):
     got = fid_from_features(a, b)
     assert got == pytest.approx(oracle_fid(a, b), rel=1e-9, abs=1e-9)
     assert got == pytest.approx(scipy_fid(a, b), rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("n_a", "n_b", "d"),
+    [(12, 10, 1), (40, 30, 3), (200, 150, 16), (500, 400, 64), (700, 600, 256)],
+)
+def test_pinned_to_the_pytorch_fid_formula(n_a, n_b, d):
+    """The eigendecomposition route (n > d) equals pytorch-fid's sqrtm formula within 1e-9."""
+    a = _features(d + 3, n_a, d, scale=0.8)
+    b = _features(d + 2000, n_b, d, scale=1.2, shift=0.1)
+    assert not fid_module._gram_is_cheaper(n_a, n_b, d)
+    expected = pytorch_fid_formula(a, b)
+    assert fid_from_features(a, b) == pytest.approx(expected, rel=1e-9)
+    sigma_a, sigma_b = np.cov(a, rowvar=False), np.cov(b, rowvar=False)
+    assert frechet_distance(a.mean(0), sigma_a, b.mean(0), sigma_b) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(("n_a", "n_b", "d"), [(3, 4, 64), (30, 20, 128), (100, 120, 400)])
+def test_gram_form_for_fewer_samples_than_dimensions(n_a, n_b, d):
+    """n < d: the Gram form (singular values of an n1 x n2 matrix) and the eigendecomposition
+    route (d x d) agree within 1e-12; pytorch-fid's sqrtm and the plain eigen oracle (no
+    cut-off of rounding-sized eigenvalues) are only accurate to about 1e-7 on such singular
+    products."""
+    a = _features(d, n_a, d)
+    b = _features(d + 5, n_b, d, scale=1.3, shift=0.2)
+    assert fid_module._gram_is_cheaper(n_a, n_b, d)
+    got = fid_from_features(a, b)
+    sigma_a, sigma_b = np.cov(a, rowvar=False), np.cov(b, rowvar=False)
+    assert frechet_distance(a.mean(0), sigma_a, b.mean(0), sigma_b) == pytest.approx(got, rel=1e-12)
+    assert got == pytest.approx(oracle_fid(a, b), rel=1e-6)
+    assert got == pytest.approx(pytorch_fid_formula(a, b), rel=1e-6)
+
+
+def test_gram_form_builds_no_d_by_d_matrix():
+    """3 x 200,000 features: a covariance would take 320 GB; the Gram form needs 3 x 3."""
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(3, 200_000)), rng.normal(size=(3, 200_000)) + 0.01
+    a0, b0 = a - a.mean(0), b - b.mean(0)
+    exact = np.linalg.svd(a0 @ b0.T, compute_uv=False).sum() / 2.0
+    expected = ((a.mean(0) - b.mean(0)) ** 2).sum() + (a0**2).sum() / 2 + (b0**2).sum() / 2 - 2 * exact
+    assert fid_from_features(a, b) == pytest.approx(expected, rel=1e-12)
+
+
+def test_scipy_sqrtm_is_not_called_on_covariances(monkeypatch):
+    def refuse(matrix):
+        raise AssertionError("sqrtm called")
+
+    monkeypatch.setattr(fid_module, "_sqrtm", refuse)
+    a, b = _features(1, 50, 8), _features(2, 60, 8, scale=2.0)
+    assert fid_from_features(a, b) == pytest.approx(pytorch_fid_formula(a, b), rel=1e-9)
+    assert fid_from_features(a[:4], b[:5]) == pytest.approx(oracle_fid(a[:4], b[:5]), rel=1e-6)
+
+
+def test_not_symmetric_psd_arguments_take_the_reference_route(monkeypatch):
+    calls = []
+    real = fid_module._sqrtm
+    monkeypatch.setattr(fid_module, "_sqrtm", lambda m: calls.append(m) or real(m))
+    asymmetric = np.array([[2.0, 0.5], [0.1, 1.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", linalg.LinAlgWarning)
+        root = linalg.sqrtm(np.eye(2) @ asymmetric)
+    expected = 1.0 + 3.0 + 2.0 - 2.0 * float(np.trace(np.real(root)))
+    assert frechet_distance([1.0, 0.0], np.eye(2), [0.0, 0.0], asymmetric) == pytest.approx(expected)
+    assert len(calls) == 1
 
 
 @pytest.mark.parametrize(("n", "d"), [(5, 10), (3, 50), (20, 64), (40, 96)])

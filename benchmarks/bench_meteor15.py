@@ -1,0 +1,128 @@
+#!/usr/bin/env python
+"""METEOR 1.5 speed and memory: ``metricore.metrics.meteor15`` vs pycocoevalcap's jar.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/bench_meteor15.py [--n 5000] [--json out.json]
+
+On ``n`` generated images x 5 references (``tests/gen_cider_captions.py``, PTB-tokenized
+with ``coco_tokenize`` as ``COCOEvalCap`` does), each case runs in a **new process**:
+
+* ``jar cold``: ``pycocoevalcap.meteor.Meteor()`` + ``compute_score`` (JVM start and its
+  loading of the paraphrase table included); ``jar warm``: a second ``compute_score`` on
+  another corpus of the same size in that process;
+* ``metricore cold``: import + data loading (the paraphrase index must already be in the
+  cache: it is built once per machine, timed separately as ``index build`` when missing) +
+  ``compute_meteor_1_5``; ``metricore warm``: a second call on the other corpus.
+
+Peak memory is the process's maximum resident set (``ru_maxrss``; for the jar, the java
+child's). Scores of the two are checked to be equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+_CHILD = r"""
+import json, resource, sys, time
+t0 = time.perf_counter()
+kind, path = sys.argv[1], sys.argv[2]
+data = json.load(open(path))
+out = {}
+if kind == "jar":
+    from pycocoevalcap.meteor.meteor import Meteor
+    def run(h, r, m):
+        gts = {i: rs for i, rs in enumerate(r)}
+        res = {i: [x] for i, x in enumerate(h)}
+        return m.compute_score(gts, res)
+    m = Meteor()
+    s1, _ = run(data["h1"], data["r1"], m)
+    out["cold"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    s2, _ = run(data["h2"], data["r2"], m)
+    out["warm"] = time.perf_counter() - t1
+    m.meteor_p.stdin.close(); m.meteor_p.wait()
+    out["peak_mib"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+else:
+    from metricore.metrics.meteor15 import compute_meteor_1_5
+    s1 = compute_meteor_1_5(data["h1"], data["r1"]).meteor
+    out["cold"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    s2 = compute_meteor_1_5(data["h2"], data["r2"]).meteor
+    out["warm"] = time.perf_counter() - t1
+    out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["scores"] = [s1, s2]
+print(json.dumps(out))
+"""
+
+
+def _corpus(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
+    sys.path.insert(0, ROOT)
+    from metricore.text.ptb_tokenize import coco_tokenize
+    from tests.gen_cider_captions import caption_corpus
+
+    hyps, refs = caption_corpus(n, seed=seed)
+    flat = coco_tokenize([r for rs in refs for r in rs])
+    return coco_tokenize(hyps), [flat[5 * i : 5 * i + 5] for i in range(n)]
+
+
+def _child(kind: str, path: str) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, kind, path], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run(n: int = 5000) -> list[dict[str, object]]:
+    from metricore.metrics.meteor15.paraphrase import _index_folder, load_paraphrases, table_path
+
+    rows: list[dict[str, object]] = []
+    if not os.path.isdir(_index_folder(table_path())):
+        t = time.perf_counter()
+        load_paraphrases()
+        rows.append({"case": "metricore index build (once per machine)", "seconds": time.perf_counter() - t})
+    h1, r1 = _corpus(n, 1)
+    h2, r2 = _corpus(n, 2)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"h1": h1, "r1": r1, "h2": h2, "r2": r2}, f)
+    try:
+        ours = _child("metricore", f.name)
+        jar = _child("jar", f.name)
+    finally:
+        os.remove(f.name)
+    if ours["scores"] != jar["scores"]:
+        raise AssertionError(f"scores differ: metricore {ours['scores']} jar {jar['scores']}")
+    for label, res in (("metricore", ours), ("pycocoevalcap jar", jar)):
+        rows.append({"case": f"{label} cold", "seconds": res["cold"], "peak_mib": res["peak_mib"]})
+        rows.append({"case": f"{label} warm", "seconds": res["warm"]})
+    rows.append({"case": "speed-up cold (jar / metricore)", "ratio": jar["cold"] / ours["cold"]})
+    rows.append({"case": "speed-up warm (jar / metricore)", "ratio": jar["warm"] / ours["warm"]})
+    rows.append({"case": "peak memory (metricore / jar)", "ratio": ours["peak_mib"] / jar["peak_mib"]})
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    rows = run(args.n)
+    for row in rows:
+        print(" | ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
+    if args.json:
+        tmp = args.json + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(rows, f, indent=1)
+        os.replace(tmp, args.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""BLEU-1..4 exactly as the COCO caption toolkit computes it (``pycocoevalcap`` 1.2
+``bleu/bleu.py`` + ``bleu/bleu_scorer.py``, ``Bleu(4).compute_score``).
+
+Captions are PTB-tokenized as in ``COCOEvalCap`` (:mod:`metricore.metrics.caption_text`) and
+split on whitespace (``str.split``). Per image ``i`` and order ``k = 1..n``:
+
+* ``guess_k = max(0, len(c) - k + 1)``, the candidate's k-grams;
+* ``correct_k = sum over the candidate's distinct k-grams w of min(count_c(w), max_j count_{r_j}(w))``
+  (counts clipped by the largest count in any single reference);
+* the effective reference length is the ``"closest"`` one: the reference length ``l``
+  minimising ``(|l - len(c)|, l)`` (a tie goes to the shorter reference).
+
+With ``tiny = 1e-15`` and ``small = 1e-9`` (the reference code's names; they keep a zero
+count from dividing by zero and make an empty candidate score ~0, not an error)::
+
+    BLEU_k = (prod_{j<=k} (correct_j + tiny) / (guess_j + small)) ** (1/k)
+             * (exp(1 - 1/ratio) if ratio < 1 else 1),   ratio = (testlen + tiny) / (reflen + small)
+
+The per-image scores use the image's own counts and lengths; the corpus score uses the sums of
+``correct``, ``guess``, candidate lengths and closest reference lengths over all images (not a
+mean of per-image scores). Degenerate cases, as in the reference: an empty candidate scores
+``~0`` (``1e-6`` to the power ``1/k`` times ``exp(-1e24)`` = 0.0); a candidate with no matching
+k-gram gets ``1e-15 / guess`` in its product, a tiny positive number, not 0.
+
+Implementation: n-grams are interned to integer ids once for all captions (the CIDEr-D
+counter, :mod:`metricore.metrics.cider`), the per-(image, n-gram) maximum reference counts, the
+clipped matches and the closest lengths are numpy reductions; the floating-point steps are
+done in the reference's order with Python's ``**`` and ``math.exp``, so the numbers are
+bit-identical to ``pycocoevalcap`` (``tests/metrics/test_coco_caption_parity.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from metricore.core._gc import paused_gc
+from metricore.core.result import item_records
+from metricore.core.signature import build_signature
+from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
+from metricore.metrics.cider import _NGramStats
+
+__all__ = ["BLEUResult", "BLEUStatistics", "bleu_keys", "bleu_scores", "bleu_statistics", "compute_bleu"]
+
+_METRIC = "bleu"
+DEFAULT_N = 4
+#: the reference's constants: ``small`` in every denominator, ``tiny`` in every numerator
+SMALL = 1e-9
+TINY = 1e-15
+
+
+def bleu_keys(n: int = DEFAULT_N) -> list[str]:
+    """The toolkit's names of the orders: ``Bleu_1`` .. ``Bleu_n``."""
+    return [f"Bleu_{k}" for k in range(1, n + 1)]
+
+
+@dataclass(frozen=True, eq=False)
+class BLEUStatistics:
+    """Per-image counts: ``correct``/``guess`` (images x n, int), ``testlen`` (candidate
+    lengths), ``reflen`` (closest reference lengths)."""
+
+    correct: np.ndarray
+    guess: np.ndarray
+    testlen: np.ndarray
+    reflen: np.ndarray
+
+
+@dataclass(frozen=True)
+class BLEUResult:
+    """Corpus BLEU-1..n (``bleu[k-1]``), per-image BLEU of every order (``per_order[k-1]``),
+    and ``scores``: the per-image BLEU-n."""
+
+    bleu: list[float]
+    per_order: list[list[float]]
+    scores: list[float]
+    signature: str = field(repr=False)
+    statistics: BLEUStatistics | None = field(default=None, repr=False, compare=False)
+    predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    def headline(self) -> dict[str, float]:
+        return dict(zip(bleu_keys(len(self.bleu)), self.bleu))
+
+    def per_item(self) -> list[dict[str, Any]]:
+        """Records with every order's per-image score as ``Bleu_k``; ``score`` is BLEU-n."""
+        extras = dict(zip(bleu_keys(len(self.bleu)), self.per_order))
+        return item_records(self.scores, predictions=self.predictions, extras=extras)
+
+    def as_dict(self) -> dict[str, Any]:
+        keys = bleu_keys(len(self.bleu))
+        return {
+            **dict(zip(keys, self.bleu)),
+            "scores": {k: list(v) for k, v in zip(keys, self.per_order)},
+            "signature": self.signature,
+        }
+
+
+def _check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"bleu: `n` must be an int >= 1, got {type(n).__name__}")
+    if n < 1:
+        raise ValueError(f"bleu: `n` must be >= 1, got {n}")
+    return int(n)
+
+
+def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
+    """The per-image counts of ``bleu_scorer.cook_test`` with ``eff="closest"``."""
+    num = texts.num_images
+    stats = _NGramStats(texts.candidates + texts.references, n)
+    testlen = stats.lengths[:num]
+    ref_len = stats.lengths[num:]
+    counts = texts.ref_counts
+    starts = np.zeros(num, np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    image_of_ref = np.repeat(np.arange(num, dtype=np.int64), counts)
+    # min over (|l - testlen|, l): encode the pair in one integer, distance first
+    span = int(ref_len.max(initial=0)) + 1
+    key = np.abs(ref_len - testlen[image_of_ref]) * span + ref_len
+    reflen = np.minimum.reduceat(key, starts) % span if num else np.zeros(0, np.int64)
+
+    guess = np.maximum(testlen[:, None] - np.arange(n)[None, :], 0)
+    correct = np.zeros((num, n), np.int64)
+    for k in range(n):
+        sent, gid, tf = stats.entries[k]
+        size = stats.sizes[k]
+        is_ref = sent >= num
+        r_key = image_of_ref[sent[is_ref] - num] * size + gid[is_ref]
+        order = np.argsort(r_key, kind="stable")
+        r_key, r_tf = r_key[order], tf[is_ref][order]
+        if r_key.size:
+            first = np.flatnonzero(np.concatenate(([True], r_key[1:] != r_key[:-1])))
+            u_key, u_max = r_key[first], np.maximum.reduceat(r_tf, first)
+        else:
+            u_key, u_max = r_key, r_tf
+        h_sent = sent[~is_ref]
+        h_key = h_sent * size + gid[~is_ref]
+        at = np.minimum(np.searchsorted(u_key, h_key), max(u_key.size - 1, 0))
+        found = (u_key[at] == h_key) if u_key.size else np.zeros(h_key.size, bool)
+        ref_max = np.where(found, u_max[at] if u_key.size else 0.0, 0.0)
+        clipped = np.minimum(tf[~is_ref], ref_max)
+        correct[:, k] = np.rint(np.bincount(h_sent, weights=clipped, minlength=num)).astype(np.int64)
+    return BLEUStatistics(correct, guess.astype(np.int64), testlen.astype(np.int64), reflen.astype(np.int64))
+
+
+def bleu_scores(stats: BLEUStatistics) -> tuple[list[float], list[list[float]]]:
+    """Corpus BLEU-1..n from the summed counts, and per-image BLEU-1..n (``bleu_scorer.
+    compute_score(option="closest")``), each step in the reference's floating-point order."""
+    n = stats.correct.shape[1]
+    ratio = (stats.testlen + TINY) / (stats.reflen + SMALL)
+    brevity = [math.exp(1 - 1 / r) if r < 1 else 1.0 for r in ratio.tolist()]
+    per_order: list[list[float]] = []
+    product = np.ones(stats.correct.shape[0])
+    for k in range(n):
+        product = product * ((stats.correct[:, k] + TINY) / (stats.guess[:, k] + SMALL))
+        e = 1.0 / (k + 1)
+        # Python's ** (C pow) rather than np.power, whose SIMD kernel can differ in the last bit
+        per_order.append([(p**e) * b for p, b in zip(product.tolist(), brevity)])
+    correct = stats.correct.sum(axis=0).tolist()
+    guess = stats.guess.sum(axis=0).tolist()
+    testlen, reflen = int(stats.testlen.sum()), int(stats.reflen.sum())
+    corpus: list[float] = []
+    bleu = 1.0
+    for k in range(n):
+        bleu *= float(correct[k] + TINY) / (guess[k] + SMALL)
+        corpus.append(bleu ** (1.0 / (k + 1)))
+    r = (testlen + TINY) / (reflen + SMALL)
+    if r < 1:
+        corpus = [b * math.exp(1 - 1 / r) for b in corpus]
+    return corpus, per_order
+
+
+@paused_gc()
+def compute_bleu(
+    predictions: Sequence[str], references: Sequence[Any], *, n: int = DEFAULT_N, tokenize: bool = True
+) -> BLEUResult:
+    """BLEU-1..n of one candidate caption per image against the image's references, as the
+    COCO caption toolkit computes it (module docstring).
+
+    Args:
+        predictions: one candidate caption per image.
+        references: per image, a list of reference captions (a bare str is one reference).
+        n: longest n-gram order (the toolkit runs 4).
+        tokenize: PTB-tokenize raw captions as ``pycocoevalcap`` does (default); ``False`` for
+            already tokenized text (split on whitespace as given).
+
+    >>> r = compute_bleu(["a cat sits on the mat"], [["the cat sat on the mat", "a cat is on a mat"]])
+    >>> [round(b, 4) for b in r.bleu]
+    [0.8333, 0.7071, 0.5, 0.0001]
+    >>> round(r.per_order[0][0], 4), r.signature
+    (0.8333, 'bleu|eff:closest|n:4|tok:ptb-corenlp-3.4.1|version:0.1.0')
+    """
+    n = _check_n(n)
+    texts = tokenized_captions(predictions, references, _METRIC, tokenize)
+    return bleu_result(texts, n, tokenize)
+
+
+def bleu_result(texts: CaptionTexts, n: int, tokenize: bool) -> BLEUResult:
+    """:func:`compute_bleu` on captions already checked and tokenized."""
+    stats = bleu_statistics(texts, n)
+    corpus, per_order = bleu_scores(stats)
+    options = {"n": n, "eff": "closest", "tok": "ptb-corenlp-3.4.1" if tokenize else "none"}
+    return BLEUResult(
+        bleu=corpus,
+        per_order=per_order,
+        scores=list(per_order[-1]),
+        signature=build_signature(_METRIC, None, options),
+        statistics=stats,
+        predictions=texts.raw,
+    )

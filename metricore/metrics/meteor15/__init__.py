@@ -1,0 +1,16 @@
+"""METEOR 1.5 as the COCO caption toolkit (pycocoevalcap 1.2) runs its jar, in pure Python.
+
+Modules: :mod:`.data` (the jar's resources), :mod:`.paraphrase` (the cached paraphrase
+index), :mod:`.normalize` (``-norm``), :mod:`.stem` (Snowball English), :mod:`.matchers`
+(exact, stem, synonym, paraphrase), :mod:`.align` (the beam search), :mod:`.score`
+(statistics and scores), :mod:`.api` (:func:`compute_meteor_1_5`).
+"""
+
+from metricore.metrics.meteor15.api import (
+    METEOR15Result,
+    compute_meteor_1_5,
+    corpus_statistic,
+    explain_meteor_1_5,
+)
+
+__all__ = ["METEOR15Result", "compute_meteor_1_5", "corpus_statistic", "explain_meteor_1_5"]

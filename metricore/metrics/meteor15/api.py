@@ -1,0 +1,176 @@
+"""``compute_meteor_1_5``: METEOR 1.5 exactly as pycocoevalcap 1.2 computes it, without Java.
+
+pycocoevalcap's ``Meteor.compute_score`` runs ``java -jar -Xmx2G meteor-1.5.jar - - -stdio
+-l en -norm``, sends one ``SCORE ||| ref1 ||| ... ||| hyp`` line per image (after removing
+``|||`` and halving double spaces in the hypothesis), then one ``EVAL`` line with all the
+statistics. The shipped jar answers EVAL with each segment's score and then the corpus
+score of the summed statistics (``MeteorStats.addStats``; tylin/coco-caption#34: not the
+published source's aggregation). This module reproduces that exchange on the jar's own data
+(:mod:`.data`, :mod:`.paraphrase`), its normalizer (:mod:`.normalize`), matchers
+(:mod:`.matchers`), alignment search (:mod:`.align`) and scoring (:mod:`.score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from metricore.core.result import item_records
+from metricore.core.signature import build_signature
+from metricore.core.validation import check_pairs, check_string_list, check_strings
+from metricore.metrics.meteor15.matchers import line_phrases
+from metricore.metrics.meteor15.score import (
+    N_STATS,
+    Stats,
+    aggregate,
+    best_reference,
+    contribution,
+    meteor_score,
+    prepare,
+)
+
+if TYPE_CHECKING:
+    from metricore.stats.significance import SumStatistic
+
+__all__ = [
+    "METEOR15Result",
+    "compute_meteor_1_5",
+    "corpus_statistic",
+    "explain_meteor_1_5",
+    "score_line_parts",
+]
+
+_METRIC = "meteor"
+_VARIANT = "meteor_1_5"
+
+
+@dataclass(frozen=True)
+class METEOR15Result:
+    """Corpus METEOR 1.5 (from summed statistics, as pycocoevalcap returns it) and the
+    per-image scores."""
+
+    meteor: float
+    scores: list[float]
+    signature: str = field(repr=False)
+    #: the 23 statistics of each image's ``SCORE`` line (those of its best reference)
+    statistics: list[Stats] = field(default_factory=list, repr=False, compare=False)
+    #: index of the reference each image's statistics come from
+    best_reference: list[int] = field(default_factory=list, repr=False, compare=False)
+    predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+    references: list[list[str]] = field(default_factory=list, repr=False, compare=False)
+
+    def headline(self) -> dict[str, float]:
+        return {"meteor": self.meteor}
+
+    def per_item(self) -> list[dict[str, Any]]:
+        closest = [
+            refs[k] if 0 <= k < len(refs) else None for refs, k in zip(self.references, self.best_reference)
+        ]
+        return item_records(self.scores, predictions=self.predictions, closest=closest)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"meteor": self.meteor, "scores": list(self.scores), "signature": self.signature}
+
+
+def score_line_parts(hypothesis: str, references: Sequence[str]) -> tuple[str, list[str]]:
+    """The hypothesis and references the jar reads from pycocoevalcap's ``SCORE`` line.
+
+    pycocoevalcap strips ``|||`` from the hypothesis only; a reference holding ``|||`` is
+    split into several references by the jar. Java's ``String.split`` drops trailing empty
+    parts and ``trim`` removes every char up to U+0020.
+    """
+    hyp = hypothesis.replace("|||", "").replace("  ", " ")
+    line = " ||| ".join(("SCORE", " ||| ".join(references), hyp))
+    parts = line.split("|||")
+    while parts and parts[-1] == "":
+        parts.pop()
+    trim = "".join(chr(c) for c in range(0x21))
+    return parts[-1].strip(trim), [p.strip(trim) for p in parts[1:-1]]
+
+
+def _check_line(text: str, where: str) -> None:
+    # the jar reads lines: a line break inside a caption would desynchronise the exchange
+    for ch in ("\n", "\r"):
+        if ch in text:
+            raise ValueError(
+                f"{_METRIC}: `{where}` contains a line break ({ch!r}), which the METEOR 1.5 jar "
+                "cannot read; pass PTB-tokenized captions (metricore.text.ptb_tokenize.coco_tokenize)"
+            )
+
+
+def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> METEOR15Result:
+    """METEOR 1.5 of each caption against its references, and the corpus score, exactly as
+    pycocoevalcap 1.2's ``Meteor().compute_score`` returns them.
+
+    The inputs are the strings pycocoevalcap feeds the jar: ``COCOEvalCap`` PTB-tokenizes
+    first (:func:`metricore.text.ptb_tokenize.coco_tokenize` does the same). Needs the
+    ``pycocoevalcap`` package for its data (``pip install 'metricore[coco]'``), not Java.
+
+    >>> r = compute_meteor_1_5(["a man riding a horse"], [["a man rides a horse", "a horse"]])
+    >>> round(r.meteor, 6), r.scores == [r.meteor]
+    (0.890909, True)
+    """
+    preds, raw_refs = check_pairs(predictions, references, _METRIC)
+    preds = check_strings(preds, _METRIC, "predictions")
+    refs = [check_string_list(r, _METRIC, f"references[{i}]") for i, r in enumerate(raw_refs)]
+    for i, p in enumerate(preds):
+        _check_line(p, f"predictions[{i}]")
+        for j, r in enumerate(refs[i]):
+            _check_line(r, f"references[{i}][{j}]")
+    parts = [score_line_parts(p, rs) for p, rs in zip(preds, refs)]
+    lines = list(dict.fromkeys(prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)))
+    phrases = dict(zip(lines, line_phrases(lines)))
+    statistics: list[Stats] = []
+    chosen: list[int] = []
+    for (hyp, jar_refs), rs in zip(parts, refs):
+        k, st = best_reference(hyp, jar_refs, phrases)
+        # the index into the caller's references (the jar may have split one on "|||")
+        chosen.append(k if len(jar_refs) == len(rs) else -1)
+        statistics.append(st)
+    scores = [meteor_score(st) for st in statistics]
+    return METEOR15Result(
+        meteor=meteor_score(aggregate(statistics)),
+        scores=scores,
+        signature=build_signature(_METRIC, _VARIANT, backends={"reference": "pycocoevalcap-1.2"}),
+        statistics=statistics,
+        best_reference=chosen,
+        predictions=preds,
+        references=refs,
+    )
+
+
+def corpus_statistic(result: METEOR15Result) -> SumStatistic:
+    """The corpus score as a statistic of per-image columns, for bootstrap intervals and
+    paired tests: the 23 statistics summed as ``addStats`` sums them (a segment that is one
+    chunk matching every word adds no chunk), scored by :func:`.score.meteor_score`."""
+    # imported here: scipy (behind the statistics layer) costs a second at start-up
+    from metricore.stats.significance import SumStatistic
+
+    rows = [st if st else (0.0,) * N_STATS for st in result.statistics]
+    columns = np.array([contribution(st) for st in rows], dtype=np.float64).T
+
+    def score(sums: np.ndarray, n: int) -> np.ndarray:
+        return np.array([meteor_score(tuple(row)) for row in sums.tolist()])
+
+    return SumStatistic(columns, score, name="meteor")
+
+
+def explain_meteor_1_5(result: METEOR15Result) -> list[str]:
+    """One line per image: lengths, matches per module, chunks and the score."""
+    out = []
+    for st, s in zip(result.statistics, result.scores):
+        if not st:
+            out.append(f"no reference; score {s:.4f}")
+            continue
+        per = ", ".join(
+            f"{name} {int(st[4 + 4 * k] + st[6 + 4 * k])}"
+            for k, name in enumerate(("exact", "stem", "synonym", "paraphrase"))
+        )
+        out.append(
+            f"{int(st[0])} hypothesis / {int(st[1])} reference words; matched {per}; "
+            f"{int(st[20])} chunk(s); score {s:.4f}"
+        )
+    return out

@@ -1,0 +1,89 @@
+"""The COCO caption evaluation table (BLEU-1..4, METEOR 1.5, ROUGE-L, CIDEr-D):
+:mod:`metricore.metrics.coco_caption`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.metrics.coco_caption import SCORERS, COCOCaptionResult, compute_coco_caption
+from metricore.specs._cost import token_cost
+
+_TOKENIZE = Option(
+    "tokenize", "bool", True, "PTB-tokenize raw captions as pycocoevalcap does; off: text already tokenized"
+)
+_METEOR = Option(
+    "meteor",
+    "bool",
+    True,
+    "include METEOR 1.5 (when metricore.metrics.meteor15 is installed; otherwise the key is left out)",
+)
+
+#: config -> the scorers it runs
+_SCORERS: dict[str, tuple[str, ...]] = {"coco": SCORERS, "bleu": ("bleu",), "rouge_l": ("rouge_l",)}
+
+
+def _compute(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> COCOCaptionResult:
+    opts = dict(options)
+    scorers = _SCORERS[config]
+    if not opts.pop("meteor", True):
+        scorers = tuple(s for s in scorers if s != "meteor")
+    return compute_coco_caption(predictions, references, scorers=scorers, **opts)
+
+
+def _cost(
+    config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
+) -> float:
+    return token_cost(predictions, references, per_pair=0.05 * len(_SCORERS[config]))
+
+
+_CAPTIONS = (
+    ["a cat sits on a mat", "a dog runs", "A man riding a wave on top of a surfboard."],
+    [
+        ["a cat sits on a mat", "a cat on a mat"],
+        ["a dog runs in the park", "a dog in a park"],
+        ["A surfer riding a wave.", "a man surfing on a big wave", "Surfer on a surfboard riding a wave"],
+    ],
+)
+
+SPEC = MetricSpec(
+    name="coco_caption",
+    title="COCO caption evaluation: BLEU-1..4, METEOR, ROUGE-L, CIDEr-D",
+    summary="The table of the COCO caption toolkit (pycocoevalcap 1.2 COCOEvalCap) in one call, on the same PTB "
+    "tokens, without Java: Bleu_1..Bleu_4 (corpus BLEU from summed n-gram statistics, closest reference "
+    "length), METEOR (METEOR 1.5, when installed), ROUGE_L (LCS F-measure, beta 1.2, mean over images) and "
+    "CIDEr (CIDEr-D); per-image scores of every key. SPICE is not computed.",
+    configs=(
+        Config(
+            "coco",
+            "pycocoevalcap==1.2 COCOEvalCap.evaluate(): PTBTokenizer + Bleu(4), Meteor(), Rouge(), Cider() "
+            "(without Spice)",
+            (_TOKENIZE, _METEOR),
+        ),
+        Config(
+            "bleu", "pycocoevalcap==1.2 PTBTokenizer + Bleu(4).compute_score (option 'closest')", (_TOKENIZE,)
+        ),
+        Config("rouge_l", "pycocoevalcap==1.2 PTBTokenizer + Rouge().compute_score (beta 1.2)", (_TOKENIZE,)),
+    ),
+    compute=_compute,
+    result_types=(COCOCaptionResult,),
+    headline=("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"),
+    cost=_cost,
+    examples=(
+        Example("COCO-style captions (3 images)", *_CAPTIONS),
+        Example("BLEU-1..4 alone", *_CAPTIONS, config="bleu"),
+        Example("ROUGE-L alone", *_CAPTIONS, config="rouge_l"),
+        Example(
+            "Empty caption, repeated words, tokenizer-hostile text",
+            ["", "a bird a bird a bird", 'A man (left) can\'t ride "Big Red"...'],
+            [
+                ["a small bird on a branch", "a bird perched on a tree"],
+                ["a small bird on a branch", "a bird perched on a tree"],
+                ["A man riding a red horse.", "a man on a big red horse"],
+            ],
+        ),
+    ),
+)

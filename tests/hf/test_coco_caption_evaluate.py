@@ -1,0 +1,51 @@
+"""``evaluate.load("metrics/coco_caption")`` offline: the same table as the core for every
+config, streaming equal to one shot (BLEU and CIDEr-D are corpus numbers), errors naming
+absolute rows, keyword checks."""
+
+from __future__ import annotations
+
+import copy
+
+import evaluate
+import pytest
+
+from metricore.registry import get
+from tests.gen_cider_captions import caption_corpus
+
+CANDS, REFS = caption_corpus(60, seed=22)
+
+
+@pytest.mark.parametrize("config", ["coco", "bleu", "rouge_l"])
+def test_evaluate_equals_core(config):
+    before = copy.deepcopy((CANDS, REFS))
+    got = evaluate.load("metrics/coco_caption", config).compute(predictions=CANDS, references=REFS)
+    want = get("coco_caption").run(config, CANDS, REFS)
+    assert got == want.as_dict()
+    assert (CANDS, REFS) == before, "the caller's inputs were modified"
+    keys = {
+        "coco": {"Bleu_1", "Bleu_4", "ROUGE_L", "CIDEr"},
+        "bleu": {"Bleu_1", "Bleu_4"},
+        "rouge_l": {"ROUGE_L"},
+    }
+    assert keys[config] <= set(got) and set(got["scores"]) == set(got) - {"scores", "signature"}
+
+
+def test_streaming_equals_one_shot():
+    metric = evaluate.load("metrics/coco_caption")
+    metric.add_batch(predictions=CANDS[:17], references=REFS[:17])
+    metric.add(prediction=CANDS[17], reference=REFS[17])
+    metric.add_batch(predictions=CANDS[18:], references=REFS[18:])
+    assert (
+        metric.compute(meteor=False) == get("coco_caption").run("coco", CANDS, REFS, meteor=False).as_dict()
+    )
+
+
+def test_errors_name_absolute_rows_and_options():
+    metric = evaluate.load("metrics/coco_caption", "bleu")
+    metric.add_batch(predictions=["a", "b"], references=[["a"], ["b"]])
+    with pytest.raises(TypeError, match=r"coco_caption: `predictions\[3\]`"):
+        metric.add_batch(predictions=["c", 4], references=[["c"], ["d"]])
+    with pytest.raises(ValueError, match=r"`references\[2\]` has no reference caption"):
+        metric.add_batch(predictions=["c"], references=[[]])
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        metric.compute(meteor=False)  # a coco option, not a bleu one

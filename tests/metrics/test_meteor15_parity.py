@@ -1,0 +1,108 @@
+"""METEOR 1.5 parity with the real jar as pycocoevalcap 1.2 runs it (``java``).
+
+One jar process per session (:class:`tests.oracles.meteor15_jar.JarMeteor`, started as
+pycocoevalcap starts it). Compared: each image's ``SCORE`` statistics field by field (the
+stages: normalized lengths, function words, exact / stem / synonym / paraphrase matches,
+chunks), every segment score and the corpus score of ``EVAL``, exactly (the jar prints full
+Java doubles, which parse to the same binary64).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from metricore.metrics.meteor15 import compute_meteor_1_5
+from metricore.metrics.meteor15.score import format_stats
+from metricore.text.ptb_tokenize import coco_tokenize
+from tests.gen_cider_captions import caption_corpus
+from tests.oracles import meteor15_jar
+
+pytestmark = pytest.mark.skipif(
+    meteor15_jar.unavailable_reason() is not None, reason=str(meteor15_jar.unavailable_reason())
+)
+
+_FIELDS = (
+    ["test length", "reference length", "test function words", "reference function words"]
+    + [f"{m} {c}" for m in ("exact", "stem", "synonym", "paraphrase") for c in ("tc", "rc", "tf", "rf")]
+    + ["chunks", "test word matches", "reference word matches"]
+)
+
+# hand-picked: repeated words and symmetric sentences where several alignments tie, stem /
+# synonym / paraphrase candidates competing with exact ones, empty and one-word lines
+TIE_CASES: list[tuple[str, list[str]]] = [
+    ("a a a dog", ["a dog a a", "dog a"]),
+    ("the cat the cat", ["cat the cat the"]),
+    ("a dog and a dog", ["a dog a dog and a dog"]),
+    ("dog cat dog cat dog", ["cat dog cat dog cat"]),
+    ("a man riding a horse", ["a horse riding a man"]),
+    ("two dogs run", ["two dogs running", "dogs run two"]),
+    ("a big large dog", ["a large big dog"]),
+    ("a car next to a car", ["an automobile next to a car"]),
+    ("people are running fast", ["persons run quickly", "the people running"]),
+    ("a man is on the beach", ["a man on a beach", "the man is on the beach"]),
+    ("in front of the building", ["in front of a building", "before the building"]),
+    ("a kid plays with a toy", ["a child playing with toys", "kids play"]),
+    ("", ["a dog"]),
+    ("a dog", [""]),
+    ("", [""]),
+    ("dog", ["dog"]),
+    ("dogs", ["dog"]),
+    ("the the the", ["the"]),
+    ("a", ["a a a a"]),
+    ("red red blue blue", ["blue blue red red"]),
+    ("a photo of a cat", ["a picture of a cat", "an image of a kitten"]),
+    ("a|||b c", ["a b c"]),
+    ("a  dog   runs", ["a dog runs"]),
+    ("A DOG RUNS", ["a dog runs"]),
+]
+
+
+@pytest.fixture(scope="session")
+def jar() -> Iterator[meteor15_jar.JarMeteor]:
+    j = meteor15_jar.JarMeteor()
+    yield j
+    j.close()
+
+
+def _tokenized(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
+    hyps, refs = caption_corpus(n, seed=seed)
+    flat = coco_tokenize([r for rs in refs for r in rs], where="references")
+    out, k = [], 0
+    for rs in refs:
+        out.append(flat[k : k + len(rs)])
+        k += len(rs)
+    return coco_tokenize(hyps, where="predictions"), out
+
+
+def _compare(jar: meteor15_jar.JarMeteor, hyps: list[str], refs: list[list[str]]) -> None:
+    stats, scores, corpus = jar.compute(hyps, refs)
+    ours = compute_meteor_1_5(hyps, refs)
+    for i, (theirs, mine) in enumerate(zip(stats, ours.statistics)):
+        got = format_stats(mine).split()
+        want = theirs.split()
+        bad = [f"{_FIELDS[k]}: jar {want[k]} ours {got[k]}" for k in range(len(_FIELDS)) if got[k] != want[k]]
+        assert not bad, f"image {i} {hyps[i]!r} vs {refs[i]!r}: " + "; ".join(bad)
+    assert ours.scores == scores
+    assert ours.meteor == corpus
+
+
+def test_tie_cases(jar: meteor15_jar.JarMeteor) -> None:
+    _compare(jar, [h for h, _ in TIE_CASES], [r for _, r in TIE_CASES])
+
+
+def test_generated_captions(jar: meteor15_jar.JarMeteor) -> None:
+    _compare(jar, *_tokenized(120, seed=11))
+
+
+def test_raw_captions(jar: meteor15_jar.JarMeteor) -> None:
+    """Untokenized text (the normalizer does all the work): quotes, dashes, dots, case."""
+    hyps, refs = caption_corpus(40, seed=12, rich=1.0)
+    clean = [h.replace("\n", " ") for h in hyps]
+    _compare(jar, clean, [[r.replace("\n", " ") for r in rs] for rs in refs])
+
+
+@pytest.mark.slow
+def test_generated_captions_sweep(jar: meteor15_jar.JarMeteor) -> None:
+    _compare(jar, *_tokenized(600, seed=20150206))

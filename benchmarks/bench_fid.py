@@ -25,7 +25,6 @@ import json
 import math
 import sys
 import time
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -35,24 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from metricore.vision.fid import fid_from_features  # noqa: E402
-
-
-def pytorch_fid(a: np.ndarray, b: np.ndarray, eps: float = 1e-6) -> float:
-    """pytorch-fid 0.3.0 ``calculate_frechet_distance`` on ``calculate_activation_statistics``."""
-    from scipy import linalg
-
-    mu1, sigma1 = np.mean(a, axis=0), np.atleast_2d(np.cov(a, rowvar=False))
-    mu2, sigma2 = np.mean(b, axis=0), np.atleast_2d(np.cov(b, rowvar=False))
-    diff = mu1 - mu2
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", linalg.LinAlgWarning)
-        covmean = linalg.sqrtm(sigma1.dot(sigma2))
-        if not np.isfinite(covmean).all():
-            offset = np.eye(sigma1.shape[0]) * eps
-            covmean = linalg.sqrtm((sigma1 + offset).dot(sigma2 + offset))
-    if np.iscomplexobj(covmean):
-        covmean = covmean.real
-    return float(diff.dot(diff) + np.trace(sigma1) + np.trace(sigma2) - 2 * np.trace(covmean))
+from tests.oracles.fid_ref import pytorch_fid_formula as pytorch_fid  # noqa: E402
 
 
 def features(seed: int, n: int, d: int, scale: float = 1.0) -> np.ndarray:

@@ -65,6 +65,8 @@ from metricore.registry import METRICS as REGISTRY
 
 __all__ = [
     "EXIT_OK",
+    "add_metric_arguments",
+    "add_option_argument",
     "EXIT_INTERNAL",
     "EXIT_USAGE",
     "EXIT_DATA",
@@ -206,14 +208,8 @@ def parse_option(text: str) -> tuple[str, Any]:
         return name.strip(), raw
 
 
-def _add_score(sub: Any) -> None:
-    p = sub.add_parser(
-        "score",
-        help="score a predictions file against a references file (JSON result on stdout)",
-        description="Score predictions against references; JSON result on stdout. "
-        "Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 unreadable or "
-        "unwritable file, 5 missing resource.",
-    )
+def add_metric_arguments(p: argparse.ArgumentParser) -> None:
+    """``--metric`` and ``--config`` (the subcommands that score a registry metric)."""
     p.add_argument("--metric", required=True, choices=sorted(METRICS))
     p.add_argument(
         "--config",
@@ -222,6 +218,29 @@ def _add_score(sub: Any) -> None:
         default=None,
         help="metric config (variant); default: the metric's first",
     )
+
+
+def add_option_argument(p: argparse.ArgumentParser) -> None:
+    """The repeatable ``--option NAME=VALUE`` (a metric's keyword options)."""
+    p.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="metric option, e.g. threshold=0.4 (repeatable)",
+    )
+
+
+def _add_score(sub: Any) -> None:
+    p = sub.add_parser(
+        "score",
+        help="score a predictions file against a references file (JSON result on stdout)",
+        description="Score predictions against references; JSON result on stdout. "
+        "Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 unreadable or "
+        "unwritable file, 5 missing resource.",
+    )
+    add_metric_arguments(p)
     p.add_argument(
         "--predictions",
         required=True,
@@ -235,14 +254,7 @@ def _add_score(sub: Any) -> None:
     )
     p.add_argument("--per-sample", type=Path, metavar="FILE", help="write per-item scores here as JSONL")
     p.add_argument("--format", choices=FORMATS, help="file format of both inputs (default: by extension)")
-    p.add_argument(
-        "--option",
-        action="append",
-        type=parse_option,
-        default=[],
-        metavar="NAME=VALUE",
-        help="metric option, e.g. threshold=0.4 (repeatable)",
-    )
+    add_option_argument(p)
     p.add_argument(
         "--prediction-field",
         action="append",

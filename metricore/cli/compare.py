@@ -43,9 +43,10 @@ from metricore.cli.commands import (
     EXIT_USAGE,
     METRICS,
     UsageError,
+    add_metric_arguments,
+    add_option_argument,
     check_choices,
     dumps,
-    parse_option,
     read_input,
     score_paired,
 )
@@ -134,26 +135,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Is one system significantly different from another on the same items? "
         "Paired bootstrap and approximate randomization of every headline number; JSON on stdout.",
     )
-    p.add_argument("--metric", required=True, choices=sorted(METRICS))
-    p.add_argument(
-        "--config",
-        "--variant",
-        dest="config",
-        default=None,
-        help="metric config (variant); default: the metric's first",
-    )
+    add_metric_arguments(p)
     p.add_argument("--baseline", required=True, metavar="FILE", help="baseline predictions")
     p.add_argument("--system", required=True, metavar="FILE", help="system predictions (the same items)")
     p.add_argument("--references", required=True, metavar="FILE", help="references")
     p.add_argument("--format", choices=FORMATS, help="file format of the inputs (default: by extension)")
-    p.add_argument(
-        "--option",
-        action="append",
-        type=parse_option,
-        default=[],
-        metavar="NAME=VALUE",
-        help="metric option, e.g. threshold=0.4 (repeatable)",
-    )
+    add_option_argument(p)
     p.add_argument(
         "--key", action="append", default=None, help="headline number to test (default: all; repeatable)"
     )

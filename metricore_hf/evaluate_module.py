@@ -16,8 +16,9 @@ adds what ``evaluate`` lacks:
   from the core result (:mod:`metricore.intervals`);
 * every result dict carries the core's reproducibility ``signature``;
 * distributed mode (``num_process > 1``) never scores a partial gather: each process > 0
-  writes a completion marker (its row count) before it releases its cache file, and process
-  0 checks every marker and the total row count before it computes. A process that died
+  writes a completion marker (its row count and the run token process 0 wrote when the
+  processes met) before it releases its cache file, and process 0 accepts only markers of
+  this run and checks the total row count before it computes. A process that died
   after adding rows (its lock freed by the OS, its Arrow file partial or empty) or never
   joined makes process 0 raise :class:`DistributedTimeoutError` after ``timeout`` seconds
   (``evaluate.load(..., timeout=...)``, default 100) instead of returning a wrong number.
@@ -31,6 +32,7 @@ import contextlib
 import json
 import os
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,6 +41,7 @@ import evaluate
 
 from metricore import registry
 from metricore.core._gc import paused_gc
+from metricore.core.files import write_atomic
 from metricore.core.spec import Config, MetricSpec, did_you_mean
 from metricore.core.structured import from_json, to_json
 from metricore.core.validation import check_strings, paired_columns, string_alternatives
@@ -257,9 +260,10 @@ class CoreMetric(evaluate.Metric):
         # evaluate consumes the added rows before _compute runs: a bad value refused only by
         # the core would leave a retry with nothing to score
         self._check_option_values(kwargs)
-        if self.num_process > 1 and self.process_id == 0 and self.writer is None and predictions is None:
-            # process 0 without rows of its own must still meet the others (evaluate would
-            # skip the rendezvous and read whatever files are there, another run's included)
+        if self.num_process > 1 and self.writer is None and predictions is None:
+            # a process without rows of its own must still meet the others: evaluate would skip
+            # the rendezvous (process 0 would read whatever files are there, another run's
+            # included; process 0 would wait in vain for a process > 0)
             self._start_empty_writer()
         try:
             # The Arrow round trip turns every cached row back into Python objects; with the
@@ -390,6 +394,26 @@ class CoreMetric(evaluate.Metric):
     def _conflict_file(self) -> str:
         return os.path.join(self.data_dir, f"{self.experiment_id}-{self.num_process}.conflict")
 
+    def _run_file(self) -> str:
+        return os.path.join(self.data_dir, f"{self.experiment_id}-{self.num_process}.run")
+
+    def _write_run_token(self) -> None:
+        """Process 0, inside the rendezvous: a fresh token for this run. Every process > 0
+        passes the rendezvous only after process 0 releases it, so each reads this run's token
+        and copies it into its completion marker; process 0 accepts only markers with it."""
+        self._run_token = uuid.uuid4().hex
+        write_atomic(self._run_file(), self._run_token)
+
+    def _read_run_token(self) -> str:
+        try:
+            with open(self._run_file(), encoding="utf-8") as handle:
+                return handle.read().strip()
+        except FileNotFoundError:
+            raise self._conflict(
+                f"the run file {os.path.basename(self._run_file())} that process 0 writes when the processes "
+                "meet is missing (deleted while the run was going on?)"
+            ) from None
+
     def _start_empty_writer(self) -> None:
         features = self.info.features
         self.selected_feature_format = features[0] if isinstance(features, list) else features
@@ -439,12 +463,15 @@ class CoreMetric(evaluate.Metric):
         # process finish before process 0 starts, so a fresh marker can precede it.)
         marker = self._done_marker(self.process_id)
         if self.process_id > 0 and os.path.exists(marker):
-            filelock.release()
-            raise self._conflict(
+            # the refusal is written before the lock goes: process 0 takes the lock to read
+            # this shard, and must find the refusal when it does
+            conflict = self._conflict(
                 f"found {os.path.basename(marker)}, a finished shard of process_id={self.process_id} that is "
                 "not this process's (another process with the same process_id, or an earlier run with this "
                 "experiment_id that failed)"
             )
+            filelock.release()
+            raise conflict
         return file_path, filelock
 
     def _init_writer(self, timeout=1):
@@ -478,6 +505,7 @@ class CoreMetric(evaluate.Metric):
             raise self._distributed_error(
                 f"timed out after {self.timeout} s waiting for every process to start adding rows ({err})"
             ) from None
+        self._write_run_token()  # evaluate releases the rendezvous lock right after this
 
     def _check_rendez_vous(self):
         try:
@@ -519,11 +547,20 @@ class CoreMetric(evaluate.Metric):
         while True:
             try:
                 with open(path, encoding="utf-8") as handle:
-                    return int(json.load(handle)["rows"])
-            except (FileNotFoundError, ValueError, KeyError):
+                    marker = json.load(handle)
+                rows, run = int(marker["rows"]), marker["run"]
+            except (FileNotFoundError, ValueError, KeyError, TypeError):
                 if time.monotonic() >= deadline:
                     return None
                 time.sleep(0.05)
+                continue
+            if run != self._run_token:
+                raise self._conflict(
+                    f"found {os.path.basename(path)}, a finished shard of process_id={process_id} written in "
+                    "another run (an earlier run with this experiment_id, or a process that joined another "
+                    "process 0); its rows are not this run's"
+                )
+            return rows
 
     def _finalize(self):
         if self.num_process == 1 or self.keep_in_memory:
@@ -532,10 +569,11 @@ class CoreMetric(evaluate.Metric):
             if self.writer is not None:
                 rows, _ = self.writer.finalize()
                 self.writer = None
-                marker = self._done_marker(self.process_id)
-                with open(marker + ".tmp", "w", encoding="utf-8") as handle:
-                    json.dump({"rows": rows}, handle)
-                os.replace(marker + ".tmp", marker)  # atomic: process 0 never reads half a marker
+                # atomic: process 0 never reads half a marker
+                write_atomic(
+                    self._done_marker(self.process_id),
+                    json.dumps({"rows": rows, "run": self._read_run_token()}),
+                )
             return super()._finalize()  # releases the lock
         own = 0 if self.writer is None else len(self.writer)
         super()._finalize()
@@ -551,6 +589,6 @@ class CoreMetric(evaluate.Metric):
                 f"read {len(self.data)} rows but the processes wrote {expected} "
                 f"(process 0: {own}, others: {self._shard_rows})"
             )
-        for process_id in self._shard_rows:
+        for path in [self._done_marker(k) for k in self._shard_rows] + [self._run_file()]:
             with contextlib.suppress(FileNotFoundError):
-                os.remove(self._done_marker(process_id))
+                os.remove(path)

@@ -16,6 +16,8 @@ The plan is ``{"cache_dir": str, "steps": {"<worker>": [step, ...]}}`` written w
   cases once the rendezvous (which must wait for slow starters) is behind
 * ``{"op": "touch", "path": p}`` / ``{"op": "wait_for", "path": p}``: a file as a barrier
   between workers (test sequencing only)
+* ``{"op": "rewrite", "name": n, "text": t}``: overwrite the one file named ``n`` under the
+  cache directory (a process of another run writing there)
 * ``{"op": "die"}``: exit at once, without computing or cleaning up (a crashed process).
 
 Each ``compute`` prints one JSON line ``{"handle", "result"}`` (``result`` is ``null`` on
@@ -61,6 +63,10 @@ def main(plan_path: str, worker: str) -> int:
             os._exit(17)
         if op == "touch":
             Path(step["path"]).touch()
+            continue
+        if op == "rewrite":  # another party overwrites a file of the run (its one match under the cache)
+            (match,) = Path(plan["cache_dir"]).rglob(step["name"])
+            match.write_text(step["text"], encoding="utf-8")
             continue
         if op == "wait_for":
             deadline = time.monotonic() + 120

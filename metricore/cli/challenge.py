@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, dumps, fail
-from metricore.cli.io import write_atomic
+from metricore.core.files import write_atomic
 from metricore.core.structured import DuplicateKeyError, loads_strict
 from metricore.lexicon.wordnet import WordNetNotFoundError
 from metricore.stats.significance import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED

@@ -55,8 +55,8 @@ from metricore.cli.io import (
     column,
     pair_columns,
     read_records,
-    write_atomic,
 )
+from metricore.core.files import write_atomic
 from metricore.core.result import MetricResult
 from metricore.core.spec import MetricSpec, did_you_mean
 from metricore.core.structured import escape_surrogates

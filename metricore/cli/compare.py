@@ -50,7 +50,8 @@ from metricore.cli.commands import (
     read_input,
     score_paired,
 )
-from metricore.cli.io import FORMATS, InputError, Paired, column, pair_columns, write_atomic
+from metricore.cli.io import FORMATS, InputError, Paired, column, pair_columns
+from metricore.core.files import write_atomic
 from metricore.lexicon.wordnet import WordNetNotFoundError
 from metricore.stats.significance import (
     DEFAULT_CONFIDENCE,

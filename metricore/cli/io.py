@@ -32,13 +32,11 @@ file and line (JSONL, CSV) or item (JSON).
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +56,6 @@ __all__ = [
     "column",
     "pair_columns",
     "progress_bar",
-    "write_atomic",
 ]
 
 FORMATS = ("jsonl", "json", "csv", "tsv")
@@ -335,26 +332,6 @@ def read_records(
 # --------------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------------
-
-
-def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str]) -> None:
-    """Write ``chunks`` as UTF-8 to ``path`` all at once or not at all: they go to a temporary
-    file in the same directory, which replaces ``path`` (``os.replace``, atomic on one file
-    system) only once everything was written. Any error (an unencodable lone surrogate, a full
-    disk) leaves an existing ``path`` as it was and no temporary file behind."""
-    target = Path(path)
-    handle = tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
-    )
-    try:
-        with handle:
-            for chunk in chunks:
-                handle.write(chunk)
-        os.replace(handle.name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(handle.name)
-        raise
 
 
 # --------------------------------------------------------------------------------------------

@@ -71,6 +71,32 @@ def build_plan(cache_dir: Path) -> Plan:
     plan.add(1, "empty0@1", PREDS, REFS, batches=2)
     plan.compute(1, "empty0@1")
     plan.compute(2, "empty0@0")
+    # 4. a completion marker of process 1 that another run wrote (a process of an earlier run
+    #    with this experiment_id finishing late) with the right row count: process 0 must not
+    #    take it for this run's
+    plan.load(0, "late@0", "anls", "docvqa", 2, 0, "late", timeout=FAIL_TIMEOUT)
+    plan.load(1, "late@1", "anls", "docvqa", 2, 1, "late", timeout=FAIL_TIMEOUT)
+    plan.add(0, "late@0", PREDS[:4], REFS[:4], batches=1)
+    plan.add(1, "late@1", PREDS[4:], REFS[4:], batches=1)
+    plan.compute(1, "late@1")
+    _barrier(plan, 1, "late-1-done")
+    _wait(plan, 2, "late-1-done")
+    plan.steps["2"].append(
+        {
+            "op": "rewrite",
+            "name": "late-2-1.arrow.done",
+            "text": json.dumps({"rows": len(PREDS) - 4, "run": "0" * 32}),
+        }
+    )
+    _barrier(plan, 2, "late-forged")
+    _wait(plan, 0, "late-forged")
+    plan.compute(0, "late@0")
+    # 5. a healthy run in which process 1 adds no rows and only calls compute()
+    plan.load(0, "emptyk@0", "anls", "docvqa", 2, 0, "emptyk", timeout=60)
+    plan.load(1, "emptyk@1", "anls", "docvqa", 2, 1, "emptyk", timeout=60)
+    plan.add(0, "emptyk@0", PREDS, REFS, batches=2)
+    plan.compute(1, "emptyk@1")
+    plan.compute(0, "emptyk@0")
     return plan
 
 
@@ -139,6 +165,25 @@ def test_process_zero_without_rows_of_its_own_scores_the_others(outcome):
     assert "error" not in got, got.get("traceback")
     assert got["result"] == jsonable(single_process("anls", "docvqa", (PREDS, REFS), {}))
     assert outcome["empty0@1"]["result"] is None
+
+
+def test_a_marker_written_by_another_run_is_refused(outcome):
+    got = outcome["late@0"]
+    assert "result" not in got, "process 0 took another run's completion marker for this run's"
+    assert got["error"] == "DistributedConflictError", got
+    assert "written in another run" in got["message"]
+    assert "result" in outcome["late@1"]  # process 1 itself finished normally
+
+
+def test_a_process_without_rows_that_calls_compute_joins_the_run(outcome):
+    got = outcome["emptyk@0"]
+    assert "error" not in got, got.get("traceback")
+    assert got["result"] == jsonable(single_process("anls", "docvqa", (PREDS, REFS), {}))
+    assert outcome["emptyk@1"] == {
+        "handle": "emptyk@1",
+        "result": None,
+        "seconds": outcome["emptyk@1"]["seconds"],
+    }
 
 
 @pytest.mark.parametrize(("num_process", "process_id"), [(2, 2), (2, -1), (3, 5)])

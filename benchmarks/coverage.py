@@ -12,6 +12,7 @@ population value is reported, per interval method:
 * ``percentile`` and ``bca`` (:func:`metricore.stats.significance.bca_interval`) for every
   statistic of :class:`~metricore.stats.significance.SumStatistic` type (means, ratios,
   micro-averages) and for CIDEr-D;
+* corpus BLEU-4 and ROUGE-L of the COCO caption table (``bleu`` group);
 * CIDEr-D also with ``fixed df`` (the data set's document frequencies held fixed: the
   percentile interval of the mean per-image score) and ``distinct df`` (per-resample
   document frequencies over the resample's distinct images);
@@ -186,6 +187,20 @@ def meteor_population(size: int) -> Population:
     preds, refs = caption_population(size, seed=3)
     stat = headline_statistics(compute_meteor(preds, refs))["meteor"]
     return _sum_population("meteor (nltk)", "mean", stat, "generated captions")
+
+
+def bleu_populations(size: int) -> list[Population]:
+    """Corpus BLEU-4 (a statistic of summed n-gram counts and lengths) and ROUGE-L (a mean) of
+    the COCO caption table, on generated captions."""
+    from metricore.intervals import headline_statistics
+    from metricore.metrics.coco_caption import compute_coco_caption
+
+    preds, refs = caption_population(size, seed=8)
+    stats = headline_statistics(compute_coco_caption(preds, refs, scorers=["bleu", "rouge_l"], tokenize=False))
+    return [
+        _sum_population("coco_caption", "Bleu_4 (corpus)", stats["Bleu_4"], "generated captions"),
+        _sum_population("coco_caption", "ROUGE_L (mean)", stats["ROUGE_L"], "generated captions"),
+    ]
 
 
 def cider_population(size: int) -> Population:
@@ -363,16 +378,14 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def plan(pop: Population, n: int, quick: bool) -> tuple[int, int]:
-    """``(data sets, resamples)`` of a cell: 1,000 x 1,000 (200 resamples at n = 3,000);
-    CIDEr-D, whose every resample re-weights the corpus, gets fewer where a full cell would
-    take hours on a shared machine (the table marks such cells)."""
+    """``(data sets, resamples)`` of a cell: 1,000 x 1,000; CIDEr-D, whose every resample
+    re-weights the corpus, gets fewer resamples (and at n = 3,000 fewer data sets) where a
+    full cell would take hours (the table marks such cells)."""
     if quick:
         return 100, 200
     if pop.size_dependent and n >= 3000:
         return 200, 200
     if pop.size_dependent and n >= 300:
-        return 1000, 200
-    if n >= 3000:
         return 1000, 200
     return 1000, 1000
 
@@ -392,6 +405,7 @@ def run(
         "per_item": lambda: per_item_populations(size),
         "meteor": lambda: [meteor_population(size)],
         "cider": lambda: [cider_population(size // 2)],
+        "bleu": lambda: bleu_populations(size // 2),
         "challenge": lambda: [challenge_population(size)],
     }
     rows: list[dict[str, Any]] = []
@@ -434,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="smoke run: 100 data sets x 200 resamples, n <= 300"
     )
     parser.add_argument(
-        "--only", default=None, help="comma-separated groups: per_item, meteor, cider, challenge"
+        "--only", default=None, help="comma-separated groups: per_item, meteor, cider, bleu, challenge"
     )
     parser.add_argument("--ns", default=None, help="comma-separated data set sizes (default 30,300,3000)")
     parser.add_argument("--resamples", type=int, default=None, help="bootstrap resamples of every cell")

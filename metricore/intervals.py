@@ -15,6 +15,8 @@ metric):
 token F1 ``exact_match``,   means (x100 when ``percent``); ``squad_v2``: ``exact``, ``f1`` and
 ``f1``, ``precision``,      ``HasAns_*``/``NoAns_*`` as subgroup means (NaN when the group
 ``recall``                  is absent). ``best_*`` (thresholds tuned on the data) get none.
+``coco_caption``            ``Bleu_k`` and ``METEOR`` (1.5): the corpus formula on the summed
+                            per-image counts; ``ROUGE_L``: mean; ``CIDEr``: as ``cider``
 question-level ``micro_*``  P/R/F1 of the summed TP, FP, FN
 QuAC ``f1``, ``heq_q``,     means over counted questions (0 when none); ``heq_d``: share of
 ``human_f1``, ``heq_d``     the resample's dialogs whose counted questions all pass

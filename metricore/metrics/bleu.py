@@ -32,9 +32,9 @@ bit-identical to ``pycocoevalcap`` (``tests/metrics/test_coco_caption_parity.py`
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,7 +44,19 @@ from metricore.core.signature import build_signature
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
 from metricore.metrics.cider import _NGramStats
 
-__all__ = ["BLEUResult", "BLEUStatistics", "bleu_keys", "bleu_scores", "bleu_statistics", "compute_bleu"]
+if TYPE_CHECKING:
+    from metricore.stats.significance import SumStatistic
+
+__all__ = [
+    "BLEUResult",
+    "BLEUStatistics",
+    "bleu_keys",
+    "bleu_scores",
+    "bleu_statistics",
+    "bleu_statistics_of",
+    "compute_bleu",
+    "corpus_bleu",
+]
 
 _METRIC = "bleu"
 DEFAULT_N = 4
@@ -158,18 +170,53 @@ def bleu_scores(stats: BLEUStatistics) -> tuple[list[float], list[list[float]]]:
         e = 1.0 / (k + 1)
         # Python's ** (C pow) rather than np.power, whose SIMD kernel can differ in the last bit
         per_order.append([(p**e) * b for p, b in zip(product.tolist(), brevity)])
-    correct = stats.correct.sum(axis=0).tolist()
-    guess = stats.guess.sum(axis=0).tolist()
-    testlen, reflen = int(stats.testlen.sum()), int(stats.reflen.sum())
+    corpus = corpus_bleu(
+        stats.correct.sum(axis=0).tolist(),
+        stats.guess.sum(axis=0).tolist(),
+        int(stats.testlen.sum()),
+        int(stats.reflen.sum()),
+    )
+    return corpus, per_order
+
+
+def corpus_bleu(
+    correct: Sequence[float], guess: Sequence[float], testlen: float, reflen: float
+) -> list[float]:
+    """Corpus BLEU-1..n from summed counts (``correct``/``guess`` per order, summed candidate
+    and closest reference lengths), in ``bleu_scorer.compute_score``'s floating-point order."""
     corpus: list[float] = []
     bleu = 1.0
-    for k in range(n):
-        bleu *= float(correct[k] + TINY) / (guess[k] + SMALL)
+    for k, (c, g) in enumerate(zip(correct, guess)):
+        bleu *= float(c + TINY) / (g + SMALL)
         corpus.append(bleu ** (1.0 / (k + 1)))
     r = (testlen + TINY) / (reflen + SMALL)
     if r < 1:
         corpus = [b * math.exp(1 - 1 / r) for b in corpus]
-    return corpus, per_order
+    return corpus
+
+
+def bleu_statistics_of(stats: BLEUStatistics) -> dict[str, SumStatistic]:
+    """``{"Bleu_k": statistic}``: corpus BLEU-k as a statistic of per-image columns (the
+    counts of every order up to k and both lengths), so that a bootstrap resample is scored
+    from its own summed counts exactly as the corpus is; its value on all images is the
+    corpus BLEU-k to the bit."""
+    from metricore.stats.significance import SumStatistic  # scipy behind it: import on use
+
+    n = stats.correct.shape[1]
+    columns = np.column_stack([stats.correct, stats.guess, stats.testlen, stats.reflen]).T
+
+    def order(k: int) -> Callable[[np.ndarray, int], np.ndarray]:
+        def score(sums: np.ndarray, _: int) -> np.ndarray:
+            return np.array(
+                [
+                    corpus_bleu(row[:k], row[n : n + k], row[2 * n], row[2 * n + 1])[-1]
+                    for row in sums.tolist()
+                ]
+            )
+
+        return score
+
+    return {key: SumStatistic(columns, order(k), name=key) for k, key in enumerate(bleu_keys(n), 1)}
 
 
 @paused_gc()

@@ -97,6 +97,9 @@ class COCOCaptionResult:
     main: str
     signature: str = field(repr=False)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
+    #: each scorer's own result (``"bleu"``: BLEUResult, ``"meteor"``: METEOR15Result,
+    #: ``"rouge_l"``, ``"cider"``: CIDErResult), whose statistics the intervals resample
+    parts: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def headline(self) -> dict[str, float]:
         return dict(self.table)
@@ -168,20 +171,21 @@ def coco_caption_result(
     """:func:`compute_coco_caption` on captions already checked and tokenized."""
     table: dict[str, float] = {}
     per_image: dict[str, list[float]] = {}
+    parts: dict[str, Any] = {}
     meteor = _meteor_1_5() if "meteor" in scorers else None
     for name in scorers:
         if name == "bleu":
-            b = bleu_result(texts, 4, tokenize)
+            b = parts[name] = bleu_result(texts, 4, tokenize)
             for key, corpus, each in zip(bleu_keys(4), b.bleu, b.per_order):
                 table[key], per_image[key] = corpus, each
         elif name == "meteor" and meteor is not None:
-            m = meteor(texts.candidates, texts.grouped_references())
+            m = parts[name] = meteor(texts.candidates, texts.grouped_references())
             table["METEOR"], per_image["METEOR"] = float(m.meteor), [float(s) for s in m.scores]
         elif name == "rouge_l":
-            r = rouge_l_result(texts, DEFAULT_BETA, tokenize)
+            r = parts[name] = rouge_l_result(texts, DEFAULT_BETA, tokenize)
             table["ROUGE_L"], per_image["ROUGE_L"] = r.rouge_l, r.scores
         elif name == "cider":
-            c = compute_cider(texts.candidates, texts.grouped_references(), tokenize=False)
+            c = parts[name] = compute_cider(texts.candidates, texts.grouped_references(), tokenize=False)
             table["CIDEr"], per_image["CIDEr"] = c.cider, c.scores
     main = next(k for k in _MAIN_KEYS if k in table) if table else "METEOR"
     if not table:  # only METEOR was asked for and it is not installed
@@ -205,6 +209,7 @@ def coco_caption_result(
         main=main,
         signature=build_signature(_METRIC, None, options),
         predictions=texts.raw,
+        parts=parts,
     )
 
 

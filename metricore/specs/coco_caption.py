@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.metrics.bleu import bleu_statistics_of
 from metricore.metrics.coco_caption import SCORERS, COCOCaptionResult, compute_coco_caption
 from metricore.specs._cost import token_cost
+
+if TYPE_CHECKING:
+    from metricore.stats.significance import Statistic
 
 _TOKENIZE = Option(
     "tokenize", "bool", True, "PTB-tokenize raw captions as pycocoevalcap does; off: text already tokenized"
@@ -32,6 +36,27 @@ def _compute(
     if not opts.pop("meteor", True):
         scorers = tuple(s for s in scorers if s != "meteor")
     return compute_coco_caption(predictions, references, scorers=scorers, **opts)
+
+
+def _statistics(r: COCOCaptionResult) -> dict[str, Statistic]:
+    """Every key of the table as a statistic of per-image columns, resampled together: BLEU-k
+    and METEOR 1.5 from summed counts (corpus scores, not means), ROUGE-L the mean, CIDEr-D
+    with the document frequencies of :func:`metricore.metrics.cider_bootstrap.cider_statistic`."""
+    from metricore.metrics.cider_bootstrap import cider_statistic
+    from metricore.stats.significance import mean_statistic
+
+    out: dict[str, Statistic] = {}
+    if "bleu" in r.parts:
+        out.update(bleu_statistics_of(r.parts["bleu"].statistics))
+    if "meteor" in r.parts:
+        from metricore.metrics.meteor15 import corpus_statistic
+
+        out["METEOR"] = corpus_statistic(r.parts["meteor"])
+    if "rouge_l" in r.parts:
+        out["ROUGE_L"] = mean_statistic(r.per_image["ROUGE_L"], name="ROUGE_L")
+    if "cider" in r.parts:
+        out["CIDEr"] = cider_statistic(r.parts["cider"])
+    return {key: out[key] for key in r.table}
 
 
 def _cost(
@@ -70,6 +95,7 @@ SPEC = MetricSpec(
     ),
     compute=_compute,
     result_types=(COCOCaptionResult,),
+    statistics=_statistics,
     headline=("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"),
     cost=_cost,
     examples=(

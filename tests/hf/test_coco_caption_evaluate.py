@@ -49,3 +49,21 @@ def test_errors_name_absolute_rows_and_options():
         metric.add_batch(predictions=["c"], references=[[]])
     with pytest.raises(TypeError, match="unexpected keyword"):
         metric.compute(meteor=False)  # a coco option, not a bleu one
+
+
+def test_confidence_intervals_of_every_key():
+    """``confidence=`` gives every key of the table an interval (BLEU-k and METEOR 1.5 from
+    resampled summed counts, ROUGE-L a mean, CIDEr-D with the corpus's document frequencies),
+    each holding its corpus number, the same as the core's intervals with the same seed."""
+    from metricore.intervals import confidence_intervals
+
+    got = evaluate.load("metrics/coco_caption").compute(
+        predictions=CANDS, references=REFS, confidence=0.9, n_resamples=300, seed=4
+    )
+    core = get("coco_caption").run("coco", CANDS, REFS)
+    want = confidence_intervals(core, confidence=0.9, n_resamples=300, seed=4)
+    assert set(want) == set(core.table)
+    for key, ci in want.items():
+        assert got[f"{key}_ci_low"] == ci.low and got[f"{key}_ci_high"] == ci.high
+        assert ci.low <= core.table[key] <= ci.high, key
+        assert ci.low < ci.high, key

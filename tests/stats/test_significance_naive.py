@@ -7,7 +7,8 @@ takes the same index rows (:func:`metricore.stats.significance.resample_indices`
 builds the resampled predictions and references, and calls the core ``compute_*`` function.
 Every headline number must agree (NaN where the metric says NaN). The same is checked for the
 approximate-randomization swap: the two pseudo-systems are re-scored from mixed predictions.
-CIDEr is included with document frequencies recomputed per resample.
+CIDEr is included with document frequencies recomputed per resample; the COCO caption
+table (BLEU-1..4, METEOR 1.5, ROUGE-L, CIDEr-D) too.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from metricore import (
 from metricore.intervals import headline_statistics
 from metricore.metrics.cider import DocumentFrequency
 from metricore.metrics.cider_bootstrap import cider_statistic
+from metricore.metrics.coco_caption import compute_coco_caption, meteor_1_5_available
 from metricore.stats.significance import bootstrap_distribution, resample_indices, swap_masks
 
 R = 12  # resamples per case
@@ -163,6 +165,20 @@ def _cases() -> list[Case]:
         )
     )
 
+    # the COCO table: BLEU-k and METEOR 1.5 are corpus scores of summed counts, ROUGE-L a mean
+    scorers = (
+        ["bleu", "meteor", "rouge_l", "cider"] if meteor_1_5_available() else ["bleu", "rouge_l", "cider"]
+    )
+    out.append(
+        Case(
+            "coco_caption",
+            [c if rng.random() < 0.8 else c.upper() + " ." for c in cands],
+            caps,
+            lambda p, r, e: compute_coco_caption(p, r, scorers=scorers),
+            other_preds=others,
+        )
+    )
+
     p, r = texts(16)
     out.append(
         Case(
@@ -256,8 +272,11 @@ def _same(got: float, want: float) -> bool:
 def test_bootstrap_equals_the_metric_rerun_on_each_resample(case: Case):
     result = case.score(case.preds, case.refs, case.extra or [])
     stats = headline_statistics(result)
-    if "cider" in stats:  # the default holds the corpus's document frequencies; this mode re-runs
+    # the CIDEr default holds the corpus's document frequencies; this mode re-runs
+    if "cider" in stats:
         stats["cider"] = cider_statistic(result, resample_df="multiset")
+    if "CIDEr" in stats:
+        stats["CIDEr"] = cider_statistic(result.parts["cider"], resample_df="multiset")
     head = result.as_dict()
     for key, stat in stats.items():
         assert _same(stat.value(), head[key]), (key, stat.value(), head[key])

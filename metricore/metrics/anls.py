@@ -56,7 +56,7 @@ from metricore.core.validation import (
     gold_column,
     string_alternatives,
 )
-from metricore.metrics.anls_star import anls_star_score
+from metricore.metrics.anls_star import anls_star_scores
 from metricore.text.levenshtein import (
     distance_matrix,
     explain_edits,
@@ -353,12 +353,9 @@ def compute_anls(
             gold_column(refs, _METRIC)
             raise
     elif spec.structure == "anls_star":
-        pairs = [
-            anls_star_score(r, p, threshold=threshold, where=str(i))
-            for i, (p, r) in enumerate(zip(preds, refs))
-        ]
-        scores_arr = np.fromiter((s for s, _ in pairs), np.float64, len(pairs))
-        picks = BestPick([c for _, c in pairs])
+        star_scores, star_closest = anls_star_scores(preds, refs, threshold=threshold)
+        scores_arr = np.asarray(star_scores, dtype=np.float64)
+        picks = BestPick(star_closest)
     else:
         scores_arr, closest = _score_dude(preds, refs, threshold, answer_types)
         picks = BestPick(closest)

@@ -306,7 +306,7 @@ def test_anls_star_long_flat_lists_parity():
 # matchings tie on the means but pair elements of different lengths (an empty container has
 # length 0, a leaf 1, a nested list its leaf count), the score depends on which optimal
 # matching is picked; scipy's linear_sum_assignment breaks such ties unlike munkres, so
-# metricore matches these lists with munkres (flat lists keep scipy). Found by the
+# metricore matches every list as munkres does (metricore.text.matching.munkres_pairs). Found by the
 # generator (depth 4), minimised by exhaustive search; the comments give the scipy choice.
 TIE_CASES = [
     (["a", "a"], ["b", [], "a"]),  # anls-star 0.5, scipy 1/3

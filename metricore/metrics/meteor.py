@@ -29,10 +29,12 @@ Variants (:data:`METEOR_VARIANTS`, each a frozen :class:`METEORVariant`):
 ``fbc2_captioning``
     The AIJ 2022 FusionBrain Challenge 2.0 captioning METEOR (ai-forever/fbc2_aij2022,
     ``evaluation/captioning``): both captions cleaned (:func:`metricore.text.normalize.fbc2_caption_clean`),
-    tokenized with ``razdel`` and re-joined, lowercased; English number words in the
-    *hypothesis only* written as digits (the challenge's ``wordtodigits`` step); then word
-    tokens; Snowball Russian stemmer; synonyms from a Russian thesaurus; alpha .9, beta 3,
-    gamma .5; best over the references.
+    tokenized with ``razdel`` and re-joined, lowercased; the *hypothesis only* then goes
+    through PyPI ``wordtodigits`` 1.0.2's English conversion (adjacent number words summed:
+    "a hundred and five" -> "a 5"), as the challenge's ``get_meteor`` does
+    (``number_words="prediction"``, the default; ``"both"``: English and Russian cardinals on
+    both sides, as for ``fbc2_vqa``); then word tokens; Snowball Russian stemmer; synonyms
+    from a Russian thesaurus; alpha .9, beta 3, gamma .5; best over the references.
 ``fbc2_vqa``
     The challenge's VQA METEOR (``evaluation/vqa/metric/calc_meteor.py``): both answers lose
     ASCII punctuation and are lowercased, lemmatized as a whole with pymorphy
@@ -134,7 +136,7 @@ class METEORVariant:
     numeric_rule: bool
     #: pymorphy whole-answer lemmatization (fbc2_vqa)
     lemmatize: bool = False
-    #: fbc2_vqa: one of :data:`NUMBER_WORDS`
+    #: fbc2_vqa, fbc2_captioning: one of :data:`NUMBER_WORDS`
     number_words: str | None = None
 
 
@@ -165,6 +167,7 @@ METEOR_VARIANTS: dict[str, METEORVariant] = {
             "nltk_line",
             "fbc2_captioning",
             False,
+            number_words="prediction",
         ),
         METEORVariant(
             "fbc2_vqa",
@@ -526,15 +529,19 @@ class _Side:
         return self._make(list(map(str.lower, tokens)))
 
 
-def _caption_prepare(hypothesis: bool) -> Callable[[str], str]:
+def _caption_prepare(number_words: str, hypothesis: bool) -> Callable[[str], str]:
+    """The challenge's ``postprocess`` (cleaned, razdel tokens re-joined, lowercased), then,
+    for the hypothesis only, ``wordtodigits.convert`` (``number_words="prediction"``); or the
+    cardinal reading of English and Russian number words on both sides (``"both"``)."""
+
     def prepare(text: str) -> str:
         text = fbc2_caption_clean(text)
         if hypothesis:
             text = text.replace("@@UNKNOWN@@", "<unk>")
         text = _razdel_join(text).lower()
-        if hypothesis:
-            text = spelled_numbers_to_digits(text, ("en",))
-        return text
+        if number_words == "both":
+            return spelled_numbers_to_digits(text, ("en", "ru"))
+        return wordtodigits(text) if hypothesis else text
 
     return prepare
 
@@ -590,11 +597,11 @@ def _pipeline(
         else:
             syn_get = slow
 
+    words = number_words or spec.number_words or "prediction"
     if spec.preprocess == "fbc2_captioning":
-        hyp_side = _Side(_caption_prepare(True), tok, stem_cache, stemmer)
-        ref_side = _Side(_caption_prepare(False), tok, stem_cache, stemmer)
+        hyp_side = _Side(_caption_prepare(words, True), tok, stem_cache, stemmer)
+        ref_side = _Side(_caption_prepare(words, False), tok, stem_cache, stemmer)
     elif spec.preprocess == "fbc2_vqa":
-        words = number_words or spec.number_words or "prediction"
         hyp_side = _Side(_vqa_prepare(lem, words, True), tok, stem_cache, stemmer)
         ref_side = _Side(_vqa_prepare(lem, words, False), tok, stem_cache, stemmer)
     else:
@@ -687,9 +694,10 @@ def compute_meteor(
             (``nltk``: WordNet; challenge variants: ``"auto"``).
         tokenizer: ``"nltk_line"`` (default), ``"nltk_punkt"`` or ``"whitespace"``.
         lemmatize: ``fbc2_vqa`` only: pymorphy whole-answer lemmatization (default True).
-        number_words: ``fbc2_vqa`` only: ``"prediction"`` (default: the challenge's code,
-            ``wordtodigits`` on the prediction, whole-answer ноль..десять on both) or
-            ``"both"`` (English and Russian number words as cardinals on both sides).
+        number_words: ``fbc2_vqa`` and ``fbc2_captioning``: ``"prediction"`` (default: the
+            challenge's code, ``wordtodigits`` on the prediction; ``fbc2_vqa`` also maps
+            whole-answer ноль..десять on both) or ``"both"`` (English and Russian number words
+            as cardinals on both sides).
 
     >>> r = compute_meteor(["the cat was sat on the mat"], [["the cat sat on the mat", "a cat"]],
     ...                    synonyms="none")
@@ -710,7 +718,9 @@ def compute_meteor(
     lem = spec.lemmatize if lemmatize is None else lemmatize
     if number_words is not None:
         if spec.number_words is None:
-            raise ValueError(f"{_METRIC}: `number_words` applies to the fbc2_vqa variant only")
+            raise ValueError(
+                f"{_METRIC}: `number_words` applies to the fbc2_vqa and fbc2_captioning variants only"
+            )
         check_choice(number_words, NUMBER_WORDS, _METRIC, "number_words")
     words = spec.number_words if number_words is None else number_words
     syn_spec = spec.synonyms if synonyms is None else synonyms
@@ -737,6 +747,7 @@ def compute_meteor(
     if spec.preprocess == "fbc2_vqa":
         options["lemmatize"] = lem
         defaults["lemmatize"] = spec.lemmatize
+    if spec.number_words is not None:
         options["number_words"] = words
         defaults["number_words"] = spec.number_words
     backends = {"nltk": _version("nltk")}

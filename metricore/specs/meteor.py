@@ -48,15 +48,16 @@ def _options(name: str) -> tuple[Option, ...]:
         Option("tokenizer", "choice", v.tokenizer, "how text is split into words", choices=TOKENIZERS),
     )
     if name == "fbc2_vqa":
+        options += (Option("lemmatize", "bool", True, "the challenge's pymorphy lemma of the whole answer"),)
+    if v.number_words is not None:
+        whole = ", whole answers ноль..десять on both" if name == "fbc2_vqa" else ""
         options += (
-            Option("lemmatize", "bool", True, "the challenge's pymorphy lemma of the whole answer"),
             Option(
                 "number_words",
                 "choice",
                 v.number_words,
-                "number words as digits: 'prediction' = the challenge's code (wordtodigits on the "
-                "prediction, whole answers ноль..десять on both); 'both' = English and Russian "
-                "cardinals on both sides",
+                f"number words as digits: 'prediction' = the challenge's code (wordtodigits on the "
+                f"prediction{whole}); 'both' = English and Russian cardinals on both sides",
                 choices=NUMBER_WORDS,
             ),
         )

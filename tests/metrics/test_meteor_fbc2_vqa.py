@@ -202,17 +202,17 @@ def test_vectors_official_and_both(pred, golds, official, both):
 def test_number_words_option_is_checked():
     with pytest.raises(ValueError, match="number_words.*allowed: 'prediction', 'both'"):
         compute_meteor(["a"], ["a"], variant="fbc2_vqa", number_words="gold")
-    with pytest.raises(ValueError, match="fbc2_vqa variant only"):
+    with pytest.raises(ValueError, match="fbc2_vqa and fbc2_captioning variants only"):
         compute_meteor(["a"], ["a"], number_words="both")
-    with pytest.raises(ValueError, match="fbc2_vqa variant only"):
-        compute_meteor(["a"], ["a"], variant="fbc2_captioning", number_words="prediction")
+    with pytest.raises(ValueError, match="fbc2_vqa and fbc2_captioning variants only"):
+        compute_meteor(["a"], ["a"], variant="nltk", number_words="prediction")
 
 
-def test_number_words_is_an_option_of_fbc2_vqa_only():
+def test_number_words_is_an_option_of_the_fbc2_configs_only():
     spec = get("meteor")
     for config in spec.configs:
         names = {o.name: o for o in config.options}
-        if config.name == "fbc2_vqa":
+        if config.name in ("fbc2_vqa", "fbc2_captioning"):
             assert names["number_words"].default == "prediction"
             assert tuple(names["number_words"].choices) == NUMBER_WORDS
         else:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass, field
+from typing import Any
 
 import wordtodigits as w2d
 from nltk import word_tokenize
@@ -123,13 +124,14 @@ def single_meteor(
     alpha: float = 0.9,
     beta: float = 3.0,
     gamma: float = 0.5,
+    stemmer: Any = _STEMMER,
 ) -> float:
     hyp = list(enumerate(w.lower() for w in hypothesis))
     ref = list(enumerate(w.lower() for w in reference))
     n_hyp, n_ref = len(hyp), len(ref)
     exact = _match_enums(hyp, ref)
-    hyp = [(k, _STEMMER.stem(w)) for k, w in hyp]
-    ref = [(k, _STEMMER.stem(w)) for k, w in ref]
+    hyp = [(k, stemmer.stem(w)) for k, w in hyp]
+    ref = [(k, stemmer.stem(w)) for k, w in ref]
     stem = _match_enums(hyp, ref)
     syn = _syn_match(hyp, ref, wordnet)
     matches = sorted(exact + stem + syn, key=lambda pair: pair[0])
@@ -145,9 +147,13 @@ def single_meteor(
 
 
 def meteor_score(
-    references: list[list[str]], hypothesis: list[str], wordnet: FakeRuWordNet, gamma: float
+    references: list[list[str]],
+    hypothesis: list[str],
+    wordnet: FakeRuWordNet,
+    gamma: float,
+    stemmer: Any = _STEMMER,
 ) -> float:
-    return max(single_meteor(r, hypothesis, wordnet, gamma=gamma) for r in references)
+    return max(single_meteor(r, hypothesis, wordnet, gamma=gamma, stemmer=stemmer) for r in references)
 
 
 # ---- calc_meteor.py ---------------------------------------------------------------------------

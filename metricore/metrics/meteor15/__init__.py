@@ -10,7 +10,16 @@ from metricore.metrics.meteor15.api import (
     METEOR15Result,
     compute_meteor_1_5,
     corpus_statistic,
+    data_prepared,
     explain_meteor_1_5,
+    prepare_data,
 )
 
-__all__ = ["METEOR15Result", "compute_meteor_1_5", "corpus_statistic", "explain_meteor_1_5"]
+__all__ = [
+    "METEOR15Result",
+    "compute_meteor_1_5",
+    "corpus_statistic",
+    "data_prepared",
+    "explain_meteor_1_5",
+    "prepare_data",
+]

@@ -18,15 +18,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from metricore.core._gc import paused_gc
 from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_pairs, check_string_list, check_strings
-from metricore.metrics.meteor15.matchers import line_phrases
+from metricore.metrics.meteor15.data import load_data
+from metricore.metrics.meteor15.matchers import line_info
+from metricore.metrics.meteor15.paraphrase import index_ready, load_paraphrases
 from metricore.metrics.meteor15.score import (
     N_STATS,
     Stats,
     aggregate,
-    best_reference,
+    best_line,
     contribution,
     meteor_score,
     prepare,
@@ -101,6 +104,20 @@ def _check_line(text: str, where: str) -> None:
             )
 
 
+def prepare_data() -> None:
+    """Load METEOR 1.5's language data, building the paraphrase index first if this machine's
+    cache lacks it (about a minute, once per machine): a long-running service calls it at
+    start-up, outside any request."""
+    load_data()
+    load_paraphrases()
+
+
+def data_prepared() -> bool:
+    """Whether the paraphrase index is in this machine's cache (else the first call builds it)."""
+    return index_ready()
+
+
+@paused_gc()
 def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> METEOR15Result:
     """METEOR 1.5 of each caption against its references, and the corpus score, exactly as
     pycocoevalcap 1.2's ``Meteor().compute_score`` returns them.
@@ -121,16 +138,18 @@ def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> M
         for j, r in enumerate(refs[i]):
             _check_line(r, f"references[{i}][{j}]")
     parts = [score_line_parts(p, rs) for p, rs in zip(preds, refs)]
-    lines = list(dict.fromkeys(prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)))
-    phrases = dict(zip(lines, line_phrases(lines)))
+    # each distinct line is prepared and analysed once (captions repeat across images)
+    words = {t: prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)}
+    lines = dict(zip(words, line_info(list(words.values()))))
     statistics: list[Stats] = []
+    scores: list[float] = []
     chosen: list[int] = []
     for (hyp, jar_refs), rs in zip(parts, refs):
-        k, st = best_reference(hyp, jar_refs, phrases)
+        k, st, score = best_line(lines[hyp], [lines[r] for r in jar_refs])
         # the index into the caller's references (the jar may have split one on "|||")
         chosen.append(k if len(jar_refs) == len(rs) else -1)
         statistics.append(st)
-    scores = [meteor_score(st) for st in statistics]
+        scores.append(score if st else meteor_score(st))
     return METEOR15Result(
         meteor=meteor_score(aggregate(statistics)),
         scores=scores,

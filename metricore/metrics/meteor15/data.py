@@ -15,7 +15,7 @@ import os
 import zipfile
 from dataclasses import dataclass
 
-__all__ = ["MeteorData", "cache_dir", "jar_path", "load_data", "meteor_dir"]
+__all__ = ["MeteorData", "cache_dir", "jar_path", "load_data", "meteor_dir", "synset_ids"]
 
 _INSTALL_HINT = (
     "METEOR 1.5 reads its language data from the installed pycocoevalcap 1.2 package; "
@@ -49,7 +49,9 @@ class MeteorData:
     """The jar's English resources, parsed as the jar's loaders parse them."""
 
     function_words: frozenset[str]
-    synsets: dict[str, frozenset[int]]
+    # word -> its line of synset ids, parsed when a word is met (:func:`synset_ids`): parsed
+    # up front, 150,000 frozensets cost 70 MB and slow every full garbage collection
+    synsets: dict[str, str]
     # inflected form -> base forms, in file order (the jar appends every base it meets)
     exceptions: dict[str, tuple[str, ...]]
     # prefix -> True when the prefix is "#NUMERIC_ONLY#"
@@ -70,6 +72,12 @@ def _split(line: str) -> list[str]:
     return [t for t in _java_tokens(line) if t]
 
 
+def synset_ids(line: str) -> frozenset[int]:
+    """The ids of a synset line. Id lines hold only digits and spaces (``int`` refuses
+    anything else), so ``str.split`` splits them as ``StringTokenizer`` does."""
+    return frozenset(map(int, line.split()))
+
+
 @functools.lru_cache(maxsize=1)
 def load_data() -> MeteorData:
     with zipfile.ZipFile(jar_path()) as jar:
@@ -81,9 +89,7 @@ def load_data() -> MeteorData:
                 exceptions.setdefault(form, []).append(base)
         syn = _lines(jar, "synonym/english.synsets")
         # a word listed twice keeps its last line (Hashtable.put)
-        # id lines hold only digits and spaces (int() refuses anything else), so str.split
-        # splits them as StringTokenizer does
-        synsets = {w: frozenset(map(int, ids.split())) for w, ids in zip(syn[0::2], syn[1::2])}
+        synsets = dict(zip(syn[0::2], syn[1::2]))
         nonbreaking: dict[str, bool] = {}
         for line in _lines(jar, "nonbreaking/english.prefixes"):
             toks = _split(line)

@@ -4,6 +4,11 @@ Each module proposes :class:`Match` candidates per reference position, appended 
 jar's loop order (reference position outer, hypothesis position inner; paraphrases from the
 reference side, then from the hypothesis side). The order matters: the beam search breaks
 ties by it. Word identity is Java's ``String.hashCode`` equality, as in the jar.
+
+Everything that depends on one line only (word hashes, stems, synsets, function words, the
+paraphrase-table walk) is computed once per distinct line (:func:`line_info`) and shared by
+all the pairs the line takes part in; per-word and per-n-gram results are cached across
+calls in bounded caches.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from metricore.metrics.meteor15.data import load_data
-from metricore.metrics.meteor15.paraphrase import MAX_PHRASE, load_paraphrases, phrase_key
+from metricore.core.bounded import BoundedCache
+from metricore.metrics.meteor15.data import load_data, synset_ids
+from metricore.metrics.meteor15.normalize import java_lower
+from metricore.metrics.meteor15.paraphrase import MAX_PHRASE, load_paraphrases
 from metricore.metrics.meteor15.stem import stem
 
 __all__ = [
@@ -21,11 +28,11 @@ __all__ = [
     "PARAPHRASE",
     "STEM",
     "SYNONYM",
-    "LinePhrases",
+    "Line",
     "Match",
     "candidate_matches",
     "java_hash",
-    "line_phrases",
+    "line_info",
 ]
 
 EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
@@ -35,28 +42,41 @@ _ALIGN_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
 
 
 class Match(NamedTuple):
-    start: int  # reference position
-    length: int
-    match_start: int  # hypothesis position
-    match_length: int
-    module: int
+    """A candidate match; the fields the beam search reads come first (it unpacks them)."""
+
     mask2: int  # reference positions covered, as a bit mask
     mask1: int  # hypothesis positions covered
     gain: int  # what the beam adds to matches1 + matches2
+    match_start: int  # hypothesis position
+    end2: int  # start + length
+    end1: int  # match_start + match_length
+    distance: int  # |start - match_start|
+    start: int  # reference position
+    length: int
+    match_length: int
+    module: int
 
     @classmethod
     def make(cls, start: int, length: int, match_start: int, match_length: int, module: int) -> Match:
         w = _ALIGN_WEIGHTS[module]
         return cls(
-            start,
-            length,
-            match_start,
-            match_length,
-            module,
             ((1 << length) - 1) << start,
             ((1 << match_length) - 1) << match_start,
             int(match_length * w) + int(length * w),
+            match_start,
+            start + length,
+            match_start + match_length,
+            abs(start - match_start),
+            start,
+            length,
+            match_length,
+            module,
         )
+
+
+# one-word matches are built without Match.make: their gain is int(1 * 1.0) * 2 = 2 for
+# exact, int(1 * 0.5) * 2 = 0 for stem and synonym
+_new_match = tuple.__new__
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -69,11 +89,6 @@ def java_hash(s: str) -> int:
     return h - (1 << 32) if h >= 1 << 31 else h
 
 
-@functools.lru_cache(maxsize=1 << 18)
-def _stem_hash(word: str) -> int:
-    return java_hash(stem(word))
-
-
 _SUFFIXES = (
     ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
     ("men", "man"), ("ies", "y"), ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""),
@@ -82,7 +97,7 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
-def _morph(word: str, synsets: dict[str, frozenset[int]]) -> str:
+def _morph(word: str, synsets: dict[str, str]) -> str:
     """``SynonymDictionary.morph``: WordNet's detachment rules, first base it knows."""
     if word.endswith("ss") or len(word.encode("utf-16-le", "surrogatepass")) <= 4:
         return word
@@ -94,124 +109,262 @@ def _morph(word: str, synsets: dict[str, frozenset[int]]) -> str:
     return ""
 
 
-@functools.lru_cache(maxsize=1 << 18)
 def synsets_of(word: str) -> frozenset[int]:
     """The synsets of a word and of its base form(s) (``getSynSets`` + ``getStemSynSets``)."""
     data = load_data()
     syn = data.synsets
-    out = set(syn.get(word, ()))
+    lines = [syn.get(word, "")]
     bases = data.exceptions.get(word)
     if bases is not None:
-        for base in bases:
-            out.update(syn.get(base, ()))
+        lines.extend(syn.get(base, "") for base in bases)
     else:
-        out.update(syn.get(_morph(word, syn), ()))
-    return frozenset(out)
+        lines.append(syn.get(_morph(word, syn), ""))
+    return synset_ids(" ".join(lines))
 
 
-class LinePhrases(NamedTuple):
-    # per start position: the trie nodes (word count, node) the walk reaches, in order
-    walks: tuple[tuple[tuple[int, int], ...], ...]
-    # paraphrase id -> positions (ascending) where the line contains that phrase
-    found: dict[int, list[int]]
+class _Word(NamedTuple):
+    hash: int  # String.hashCode, the word's identity for the exact matcher
+    stem_hash: int
+    synsets: frozenset[int]
+    function: bool  # a function word of the scorer
 
 
-def line_phrases(lines: Sequence[tuple[str, ...]]) -> list[LinePhrases]:
-    """The paraphrase-table view of each line, with one index lookup for all of them."""
-    table = load_paraphrases()
-    spans = [
-        [(i, k) for i in range(len(words)) for k in range(1, min(MAX_PHRASE, len(words) - i) + 1)]
-        for words in lines
-    ]
-    keys = [phrase_key(" ".join(words[i : i + k])) for words, sp in zip(lines, spans) for i, k in sp]
-    all_nodes = table.nodes(keys)
-    all_pids = table.phrases(keys)
-    out = []
-    at = 0
-    for words, sp in zip(lines, spans):
-        nodes = dict(zip(sp, all_nodes[at : at + len(sp)]))
-        found: dict[int, list[int]] = {}
-        for (i, _), pid in zip(sp, all_pids[at : at + len(sp)]):
-            if pid >= 0:
-                found.setdefault(pid, []).append(i)
-        at += len(sp)
-        walks = []
-        for i in range(len(words)):
-            walk = []
-            for k in range(1, min(MAX_PHRASE, len(words) - i) + 1):
-                node = nodes[(i, k)]
-                if node < 0:
+@functools.lru_cache(maxsize=1 << 18)
+def _word(word: str) -> _Word:
+    return _Word(
+        java_hash(word),
+        java_hash(stem(word)),
+        synsets_of(word),
+        java_lower(word) in load_data().function_words,
+    )
+
+
+# n-gram (words joined by a space) -> (trie node, paraphrase id), None when no reference
+# phrase or paraphrase starts with it; the index lookups of one corpus, kept for the next
+# (at most 262,144 n-grams, about 40 MB)
+_GRAMS: BoundedCache[str, tuple[int, int] | None] = BoundedCache(max_entries=1 << 18, max_chars=1 << 23)
+
+
+_MISSING = (-2, -2)
+
+
+class Line:
+    """What the matchers and the scorer need of one line (prepared words).
+
+    Held in tuples and dicts of numbers, which the garbage collector stops tracking, so
+    that the lines of a large corpus add little to every collection.
+    """
+
+    __slots__ = ("_done", "found", "found_at", "function", "hashes", "info", "nodes", "rel", "words")
+
+    def __init__(self, words: tuple[str, ...]) -> None:
+        self.words = words
+        info = [_word(w) for w in words]
+        self.hashes = tuple([x.hash for x in info])
+        self.function = tuple([x.function for x in info])
+        # set by walk(): (start, word count, trie node) of every node the trie walks reach,
+        # in the jar's order; the ids of the paraphrases the line contains, and the positions
+        # (ascending) of each (tuples, not a dict, so the collector stops tracking them)
+        self.nodes: tuple[tuple[int, int, int], ...] = ()
+        self.found: tuple[int, ...] = ()
+        self.found_at: tuple[tuple[int, ...], ...] = ()
+        # while n-grams are looked up: per position, its (nodes, paraphrase ids) once walked
+        self._done: list[tuple[list[tuple[int, int, int]], list[int]] | None] | None = None
+        # as a hypothesis (created on first use: references need none): the analysis of
+        # each word, and reference word -> what the one-word matchers find for it
+        self.info: tuple[_Word, ...] | None = None
+        self.rel: dict[str, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] | None = None
+
+    def relate(self, word: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+        """The positions the exact module matches ``word`` (a reference word) to, and the
+        (position, module) pairs of the stem then synonym modules, in the jar's order."""
+        w = _word(word)
+        h, sh, ys = w.hash, w.stem_hash, w.synsets
+        exact: list[int] = []
+        stems: list[tuple[int, int]] = []
+        synonyms: list[tuple[int, int]] = []
+        info = self.info
+        if info is None:
+            info = self.info = tuple([_word(w) for w in self.words])
+        for i, x in enumerate(info):
+            if x.hash == h:
+                exact.append(i)
+                continue
+            if x.stem_hash == sh:
+                stems.append((i, STEM))
+            if ys and not ys.isdisjoint(x.synsets):
+                synonyms.append((i, SYNONYM))
+        r = (tuple(exact), tuple(stems + synonyms))
+        if self.rel is None:
+            self.rel = {}
+        self.rel[word] = r
+        return r
+
+    def walk(self, looked_up: dict[str, tuple[int, int] | None], unknown: set[str]) -> bool:
+        """Walk the paraphrase index from every position; ``False`` when some position met
+        an n-gram that is neither in the cache nor in ``looked_up`` (added to ``unknown``):
+        that position is walked again on the next call."""
+        words = self.words
+        n = len(words)
+        get = _GRAMS.get
+        done = self._done
+        if done is None:
+            done = self._done = [None] * n
+        complete = True
+        for i in range(n):
+            if done[i] is not None:
+                continue
+            alive = True
+            phrase = words[i]
+            last = n - i if n - i < MAX_PHRASE else MAX_PHRASE
+            k = 1
+            nodes: list[tuple[int, int, int]] = []
+            pids: list[int] = []
+            while True:
+                g = get(phrase, _MISSING)
+                if g is _MISSING:
+                    g = looked_up.get(phrase, _MISSING)
+                    if g is _MISSING:
+                        unknown.add(phrase)
+                        complete = False
+                        break
+                if g is None:  # no phrase of the table starts with these words
+                    done[i] = (nodes, pids)
                     break
-                walk.append((k, node))
-            walks.append(tuple(walk))
-        out.append(LinePhrases(tuple(walks), found))
+                node, pid = g
+                if alive:
+                    if node >= 0:
+                        nodes.append((i, k, node))
+                    else:  # the jar's trie walk stops here
+                        alive = False
+                if pid >= 0:
+                    pids.append(pid)
+                if k == last:
+                    done[i] = (nodes, pids)
+                    break
+                phrase = phrase + " " + words[i + k]
+                k += 1
+        if not complete:
+            return False
+        self._done = None
+        all_nodes: list[tuple[int, int, int]] = []
+        found: dict[int, list[int]] = {}
+        for i, walked in enumerate(done):
+            assert walked is not None
+            all_nodes += walked[0]
+            for pid in walked[1]:
+                at = found.get(pid)
+                if at is None:
+                    found[pid] = [i]
+                else:
+                    at.append(i)
+        self.nodes = tuple(all_nodes)
+        self.found = tuple(found)
+        self.found_at = tuple([tuple(v) for v in found.values()])
+        return True
+
+
+def line_info(lines: Sequence[tuple[str, ...]]) -> list[Line]:
+    """The :class:`Line` of each line; equal word tuples share one."""
+    made: dict[tuple[str, ...], Line] = {}
+    out = []
+    for words in lines:
+        line = made.get(words)
+        if line is None:
+            line = made[words] = Line(words)
+        out.append(line)
+    # walk every line; the n-grams met for the first time are looked up together, and the
+    # lines that met them walked again (each round reaches at least one word further)
+    looked_up: dict[str, tuple[int, int] | None] = {}
+    todo = list(made.values())
+    while todo:
+        unknown: set[str] = set()
+        todo = [line for line in todo if not line.walk(looked_up, unknown)]
+        if unknown:
+            phrases = sorted(unknown)
+            for phrase, g in zip(phrases, load_paraphrases().grams(phrases)):
+                looked_up[phrase] = _GRAMS[phrase] = g
     return out
 
 
-def _emitted_in(node: int, other: LinePhrases) -> list[int]:
-    """Ids of the paraphrases a node emits that the other line contains, in emission order
-    (repeated as often as the table repeats them)."""
-    emitted = load_paraphrases().emitted(node)
-    hits = [(rank, pid) for pid in other.found if pid in emitted for rank in emitted[pid]]
-    hits.sort()
-    return [pid for _, pid in hits]
+def _emitted_in(hits: frozenset[int], ranks: dict[int, tuple[int, ...]]) -> list[int]:
+    """The paraphrases of ``hits`` a node emits, in emission order (``ranks``: each one's
+    places in the node's file order; repeated as often as the table repeats them)."""
+    if len(hits) == 1:
+        (pid,) = hits
+        return [pid] * len(ranks[pid])
+    return [pid for _, pid in sorted((rank, pid) for pid in hits for rank in ranks[pid])]
 
 
-def candidate_matches(
-    words1: tuple[str, ...],
-    words2: tuple[str, ...],
-    phrases1: LinePhrases | None = None,
-    phrases2: LinePhrases | None = None,
-) -> tuple[list[list[Match]], list[int], list[int]]:
+def candidate_matches(l1: Line, l2: Line) -> tuple[list[list[Match]], list[int], list[int]]:
     """Candidates per reference position and the coverage counts of both lines.
 
-    ``words1`` is the hypothesis (the jar's line 1), ``words2`` a reference (line 2);
-    ``phrases1``/``phrases2`` their :func:`line_phrases` when already computed.
+    ``l1`` is the hypothesis (the jar's line 1), ``l2`` a reference (line 2).
     """
-    n1, n2 = len(words1), len(words2)
-    h1 = [java_hash(w) for w in words1]
-    h2 = [java_hash(w) for w in words2]
+    n1, n2 = len(l1.words), len(l2.words)
     cands: list[list[Match]] = [[] for _ in range(n2)]
     cov1 = [0] * n1
     cov2 = [0] * n2
-
-    def add(m: Match) -> None:
-        cands[m.start].append(m)
-        for k in range(m.match_length):
-            cov1[m.match_start + k] += 1
-        for k in range(m.length):
-            cov2[m.start + k] += 1
-
-    for j in range(n2):
-        for i in range(n1):
-            if h1[i] == h2[j]:
-                add(Match.make(j, 1, i, 1, EXACT))
+    new = _new_match
+    rel = l1.rel
+    if rel is None:
+        rel = l1.rel = {}
     # identical lines: the jar runs the exact module only
-    if n1 == n2 and h1 == h2:
+    only_exact = n1 == n2 and l1.hashes == l2.hashes
+    for j, word in enumerate(l2.words):
+        r = rel.get(word)
+        if r is None:
+            r = l1.relate(word)
+        exact, other = r
+        if exact:
+            cj = cands[j]
+            bit = 1 << j
+            for i in exact:
+                cj.append(new(Match, (bit, 1 << i, 2, i, j + 1, i + 1, abs(j - i), j, 1, 1, EXACT)))
+                cov1[i] += 1
+            cov2[j] += len(exact)
+        if other and not only_exact:
+            cj = cands[j]
+            bit = 1 << j
+            for i, module in other:
+                cj.append(new(Match, (bit, 1 << i, 0, i, j + 1, i + 1, abs(j - i), j, 1, 1, module)))
+                cov1[i] += 1
+            cov2[j] += len(other)
+    if only_exact:
         return cands, cov1, cov2
-    s1 = [_stem_hash(w) for w in words1]
-    s2 = [_stem_hash(w) for w in words2]
-    for j in range(n2):
-        for i in range(n1):
-            if s1[i] == s2[j] and h1[i] != h2[j]:
-                add(Match.make(j, 1, i, 1, STEM))
-    y1 = [synsets_of(w) for w in words1]
-    y2 = [synsets_of(w) for w in words2]
-    for j in range(n2):
-        for i in range(n1):
-            if h1[i] != h2[j] and not y1[i].isdisjoint(y2[j]):
-                add(Match.make(j, 1, i, 1, SYNONYM))
-    lp1 = phrases1 if phrases1 is not None else line_phrases([words1])[0]
-    lp2 = phrases2 if phrases2 is not None else line_phrases([words2])[0]
-    sizes = load_paraphrases().phrase_words
-    for j, walk in enumerate(lp2.walks):
-        for length, node in walk:
-            for pid in _emitted_in(node, lp1):
-                for i in lp1.found[pid]:
-                    add(Match.make(j, length, i, int(sizes[pid]), PARAPHRASE))
-    for i, walk in enumerate(lp1.walks):
-        for length, node in walk:
-            for pid in _emitted_in(node, lp2):
-                for j in lp2.found[pid]:
-                    add(Match.make(j, int(sizes[pid]), i, length, PARAPHRASE))
+    if l1.found:
+        table = load_paraphrases()
+        sizes, emitted = table.phrase_words, table.emitted
+        found1, at1 = l1.found, l1.found_at
+        for j, length, node in l2.nodes:
+            pids, ranks = emitted(node)
+            # iterates over the hypothesis's few paraphrases, not over what the node emits
+            hits = pids.intersection(found1)
+            if not hits:
+                continue
+            for pid in _emitted_in(hits, ranks):
+                size = int(sizes[pid])
+                for i in at1[found1.index(pid)]:
+                    _add(cands, cov1, cov2, Match.make(j, length, i, size, PARAPHRASE))
+    if l2.found:
+        table = load_paraphrases()
+        sizes, emitted = table.phrase_words, table.emitted
+        found2, at2 = l2.found, l2.found_at
+        for i, length, node in l1.nodes:
+            pids, ranks = emitted(node)
+            hits = pids.intersection(found2)
+            if not hits:
+                continue
+            for pid in _emitted_in(hits, ranks):
+                size = int(sizes[pid])
+                for j in at2[found2.index(pid)]:
+                    _add(cands, cov1, cov2, Match.make(j, size, i, length, PARAPHRASE))
     return cands, cov1, cov2
+
+
+def _add(cands: list[list[Match]], cov1: list[int], cov2: list[int], m: Match) -> None:
+    cands[m.start].append(m)
+    for k in range(m.match_start, m.match_start + m.match_length):
+        cov1[k] += 1
+    for k in range(m.start, m.start + m.length):
+        cov2[k] += 1

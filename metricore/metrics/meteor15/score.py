@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Mapping, Sequence
 
 from metricore.metrics.meteor15.align import Alignment, align
-from metricore.metrics.meteor15.data import load_data
-from metricore.metrics.meteor15.matchers import LinePhrases
+from metricore.metrics.meteor15.matchers import Line
 from metricore.metrics.meteor15.normalize import java_lower, java_tokens, normalize
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "N_STATS",
     "aggregate",
     "contribution",
+    "best_line",
     "best_reference",
     "format_stats",
     "meteor_score",
@@ -51,26 +52,39 @@ def _div(a: float, b: float) -> float:
     return a / b
 
 
+_REST = 1.0 - DELTA
+_W0, _W1, _W2, _W3 = WEIGHTS
+
+
 def meteor_score(st: Stats) -> float:
-    """``MeteorScorer.computeMetrics`` on a statistics line."""
+    """``MeteorScorer.computeMetrics`` on a statistics line (the jar's operations, in its
+    order: the sums are unrolled, not reordered)."""
     tl, rl, tf, rf = st[0], st[1], st[2], st[3]
-    t_len = (DELTA * (tl - tf)) + ((1.0 - DELTA) * tf)
-    r_len = (DELTA * (rl - rf)) + ((1.0 - DELTA) * rf)
+    t_len = (DELTA * (tl - tf)) + (_REST * tf)
+    r_len = (DELTA * (rl - rf)) + (_REST * rf)
     t_m = 0.0
+    t_m += st[4] * _W0 * DELTA
+    t_m += st[8] * _W1 * DELTA
+    t_m += st[12] * _W2 * DELTA
+    t_m += st[16] * _W3 * DELTA
     r_m = 0.0
-    for k in range(4):
-        t_m += st[4 + 4 * k] * WEIGHTS[k] * DELTA
-    for k in range(4):
-        r_m += st[5 + 4 * k] * WEIGHTS[k] * DELTA
-    for k in range(4):
-        t_m += st[6 + 4 * k] * WEIGHTS[k] * (1.0 - DELTA)
-    for k in range(4):
-        r_m += st[7 + 4 * k] * WEIGHTS[k] * (1.0 - DELTA)
-    precision = _div(t_m, t_len)
-    recall = _div(r_m, r_len)
+    r_m += st[5] * _W0 * DELTA
+    r_m += st[9] * _W1 * DELTA
+    r_m += st[13] * _W2 * DELTA
+    r_m += st[17] * _W3 * DELTA
+    t_m += st[6] * _W0 * _REST
+    t_m += st[10] * _W1 * _REST
+    t_m += st[14] * _W2 * _REST
+    t_m += st[18] * _W3 * _REST
+    r_m += st[7] * _W0 * _REST
+    r_m += st[11] * _W1 * _REST
+    r_m += st[15] * _W2 * _REST
+    r_m += st[19] * _W3 * _REST
+    precision = t_m / t_len if t_len else _div(t_m, t_len)
+    recall = r_m / r_len if r_len else _div(r_m, r_len)
     f_mean = _div(1.0, _div(1.0 - ALPHA, precision) + _div(ALPHA, recall))
-    t_total = sum(st[4 + 4 * k] + st[6 + 4 * k] for k in range(4))
-    r_total = sum(st[5 + 4 * k] + st[7 + 4 * k] for k in range(4))
+    t_total = 0 + (st[4] + st[6]) + (st[8] + st[10]) + (st[12] + st[14]) + (st[16] + st[18])
+    r_total = 0 + (st[5] + st[7]) + (st[9] + st[11]) + (st[13] + st[15]) + (st[17] + st[19])
     if t_total == tl and r_total == rl and st[20] == 1:
         frag = 0.0
     else:
@@ -84,52 +98,88 @@ def meteor_score(st: Stats) -> float:
     return max(score, 0.0)
 
 
-def _alignment_stats(w1: tuple[str, ...], w2: tuple[str, ...], a: Alignment) -> Stats:
-    fw = load_data().function_words
-    f1 = [java_lower(w) in fw for w in w1]
-    f2 = [java_lower(w) in fw for w in w2]
-    st = [0.0] * N_STATS
-    st[0], st[1], st[2], st[3] = len(w1), len(w2), sum(f1), sum(f2)
+def _alignment_stats(l1: Line, l2: Line, a: Alignment) -> Stats:
+    f1 = l1.function
+    f2 = l2.function
+    # counts are whole numbers: summed as ints they are the jar's sums of doubles
+    st = [0] * N_STATS
     for m in a.matches:
         if m is None:
             continue
         base = 4 + 4 * m.module
-        for k in range(m.match_start, m.match_start + m.match_length):
-            st[base + (2 if f1[k] else 0)] += 1
-        for k in range(m.start, m.start + m.length):
-            st[base + (3 if f2[k] else 1)] += 1
+        if m.match_length == 1 and m.length == 1:
+            st[base + 2 if f1[m.match_start] else base] += 1
+            st[base + 3 if f2[m.start] else base + 1] += 1
+            continue
+        for k in range(m.match_start, m.end1):
+            st[base + 2 if f1[k] else base] += 1
+        for k in range(m.start, m.end2):
+            st[base + 3 if f2[k] else base + 1] += 1
+    st[0], st[1], st[2], st[3] = len(f1), len(f2), sum(f1), sum(f2)
     st[20] = a.chunks
-    st[21] = sum(st[4 + 4 * k] + st[6 + 4 * k] for k in range(4))
-    st[22] = sum(st[5 + 4 * k] + st[7 + 4 * k] for k in range(4))
-    return tuple(float(x) for x in st)
+    st[21] = st[4] + st[6] + st[8] + st[10] + st[12] + st[14] + st[16] + st[18]
+    st[22] = st[5] + st[7] + st[9] + st[11] + st[13] + st[15] + st[17] + st[19]
+    return tuple(map(float, st))
+
+
+# Text made of ASCII letters, digits, spaces and the ASCII punctuation the normalizer only
+# sets apart (all but . ' ` , -) triggers no other rule of it: the jar's words are then the
+# space-separated tokens once each such mark is a token of its own. Only "DOTMULTI", the
+# normalizer's own placeholder, would be rewritten.
+_MARKS = '!"#$%&()*+/:;<=>?@[\\]^_{|}~'
+_PLAIN = re.compile("[a-z0-9 ]*")
+_SIMPLE = re.compile("[A-Za-z0-9 " + re.escape(_MARKS) + "]*")
+_SET_APART = str.maketrans({c: f" {c} " for c in _MARKS})
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def prepare(text: str) -> tuple[str, ...]:
     """``-norm`` as the jar applies it: normalize, lower-case, split."""
+    if _PLAIN.fullmatch(text):
+        return _split(text)
+    if _SIMPLE.fullmatch(text) and "DOTMULTI" not in text:
+        return _split(text.translate(_SET_APART).lower())
     return tuple(java_tokens(java_lower(normalize(text))))
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(w for w in text.split(" ") if w)
+
+
+def _lines(texts: Sequence[str], lines: Mapping[tuple[str, ...], Line] | None) -> list[Line]:
+    out = []
+    for text in texts:
+        words = prepare(text)
+        line = lines.get(words) if lines is not None else None
+        out.append(line if line is not None else Line(words))
+    return out
 
 
 def best_reference(
     hypothesis: str,
     references: Sequence[str],
-    phrases: Mapping[tuple[str, ...], LinePhrases] | None = None,
+    lines: Mapping[tuple[str, ...], Line] | None = None,
 ) -> tuple[int, Stats]:
     """Index and statistics of the best-scoring reference (the first one on ties), as
     ``MeteorScorer.getMeteorStats(test, references)``; ``(-1, ())`` without references.
-    ``phrases``: :func:`.matchers.line_phrases` of the prepared lines, when computed."""
-    w1 = prepare(hypothesis)
-    p = phrases or {}
+    ``lines``: the :class:`.matchers.Line` of prepared lines, when computed."""
+    l1, *refs = _lines([hypothesis, *references], lines)
+    k, st, _ = best_line(l1, refs)
+    return k, st
+
+
+def best_line(l1: Line, refs: Sequence[Line]) -> tuple[int, Stats, float]:
+    """:func:`best_reference` on prepared lines, with the best score (-1.0 without
+    references)."""
     best: Stats = ()
     best_k = -1
     best_score = -1.0
-    for k, ref in enumerate(references):
-        w2 = prepare(ref)
-        st = _alignment_stats(w1, w2, align(w1, w2, p.get(w1), p.get(w2)))
+    for k, l2 in enumerate(refs):
+        st = _alignment_stats(l1, l2, align(l1, l2))
         s = meteor_score(st)
         if s > best_score:
             best, best_k, best_score = st, k, s
-    return best_k, best
+    return best_k, best, best_score
 
 
 def segment_stats(hypothesis: str, references: Sequence[str]) -> Stats:

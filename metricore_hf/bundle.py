@@ -56,7 +56,7 @@ __all__ = [
 
 REPO = Path(__file__).resolve().parents[1]
 #: every metric of the project, in the index Space's tab order
-METRICS = ("anls", "token_f1", "meteor", "cider", "one_minus_ned", "challenge_score")
+METRICS = ("anls", "token_f1", "meteor", "cider", "coco_caption", "one_minus_ned", "challenge_score")
 #: provided by the Space itself (``sdk_version``), or by the wheel
 _NOT_PINNED = {"gradio", "metricore"}
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")

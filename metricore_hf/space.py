@@ -101,6 +101,7 @@ __all__ = [
     "check_work",
     "system_theme",
     "run_metric",
+    "Preparation",
     "guarded",
     "fail",
     "check_strings_limit",
@@ -686,6 +687,55 @@ def _check_budget(
         work += bootstrap_cost(name, config, predictions, references)
     if work > MAX_WORK:
         check_work(work, describe(predictions, references))
+
+
+class Preparation:
+    """One-time data a Space builds on a new machine, in a background thread of its own.
+
+    METEOR 1.5's paraphrase index takes about a minute of CPU (1.4 GB at its peak) the first
+    time on a machine. Built inside a request, the request's time limit would interrupt it and
+    every next request would start it again, so no request ever got METEOR. Here it is built
+    once, outside any request (:meth:`start`, at start-up or on first need); requests ask
+    :meth:`ready` and, until then, score without it or say it is being prepared."""
+
+    def __init__(self, what: str, build: Callable[[], Any], prepared: Callable[[], bool]) -> None:
+        self.what = what
+        self._build = build
+        self._prepared = prepared
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def start(self) -> None:
+        """Start the build unless the data is already there or a build runs (idempotent)."""
+        with self._lock:
+            if self._thread is None and not self._prepared():
+                self._thread = threading.Thread(target=self._run, name=f"prepare: {self.what}", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._build()
+        except Exception as err:  # reported to every request that needs the data
+            self._error = err
+
+    def ready(self) -> bool:
+        """Whether the data can be used now; a failed build raises its error (clear text)."""
+        if self._error is not None:
+            raise ValueError(f"{self.what} could not be prepared: {self._error}")
+        thread = self._thread
+        if thread is None:
+            return self._prepared()
+        return not thread.is_alive()
+
+    def require(self) -> None:
+        """For a request that cannot do without the data: start the build if needed and, until
+        it is done, refuse with a message saying so (instead of timing out)."""
+        self.start()
+        if not self.ready():
+            raise ValueError(
+                f"{self.what} is being prepared (once per machine, about a minute); score again shortly"
+            )
 
 
 class _Interrupted(BaseException):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from metricore.core.spec import Config, Example, MetricSpec, Option
 from metricore.metrics.bleu import bleu_statistics_of
 from metricore.metrics.coco_caption import SCORERS, COCOCaptionResult, compute_coco_caption
-from metricore.specs._cost import token_cost
+from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
 
 if TYPE_CHECKING:
     from metricore.stats.significance import Statistic
@@ -62,7 +62,13 @@ def _statistics(r: COCOCaptionResult) -> dict[str, Statistic]:
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return token_cost(predictions, references, per_pair=0.05 * len(_SCORERS[config]))
+    """The n-gram scorers' work, plus METEOR 1.5's at the METEOR rate when it runs (its
+    alignment search dwarfs the rest)."""
+    scorers = _SCORERS[config]
+    cost = token_cost(predictions, references, per_pair=0.05 * len(scorers))
+    if "meteor" in scorers and options.get("meteor", True):
+        cost += token_cost(predictions, references, METEOR_PER_PAIR, per_word=METEOR_PER_WORD)
+    return cost
 
 
 _CAPTIONS = (

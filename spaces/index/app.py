@@ -7,7 +7,7 @@ from metricore_hf.space import build_index, launch, load_spec
 
 HERE = Path(__file__).resolve().parent
 #: tab order; a Space missing from this deployment is left out
-NAMES = ("anls", "token_f1", "meteor", "cider", "one_minus_ned", "challenge_score")
+NAMES = ("anls", "token_f1", "meteor", "cider", "coco_caption", "one_minus_ned", "challenge_score")
 
 # beside this file in a bundle (metricore_hf.bundle), the sibling Space folders in the repository
 APPS = [

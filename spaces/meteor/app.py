@@ -1,8 +1,12 @@
 """Hugging Face Space for METEOR (NLTK's, and the FusionBrain Challenge 2.0 captioning and VQA
 variants); the UI is metricore_hf.space."""
 
+import importlib
+
+from metricore.metrics.coco_caption import meteor_1_5_available
 from metricore.registry import get
 from metricore_hf.space import (
+    Preparation,
     SpaceSpec,
     add_intervals,
     build_app,
@@ -16,6 +20,13 @@ from metricore_hf.space import (
 )
 
 METRIC = get("meteor")
+#: METEOR 1.5's paraphrase index (``meteor_1_5``), built once per machine outside any request,
+#: on the first request that needs it
+METEOR_1_5_DATA = Preparation(
+    "METEOR 1.5's language data (its paraphrase index)",
+    lambda: importlib.import_module("metricore.metrics.meteor15").prepare_data(),
+    lambda: importlib.import_module("metricore.metrics.meteor15").data_prepared(),
+)
 SYNONYMS = ("wordnet", "auto", "wiki_ru_wordnet", "none")  # `ruwordnet` needs a database a Space lacks
 
 
@@ -44,6 +55,8 @@ def score(
     # the controls of other configs stay hidden but still send values (meteor_1_5 takes none)
     allowed = METRIC.config(variant).option_names
     options = {k: v for k, v in values.items() if v is not None and k in allowed}
+    if variant == "meteor_1_5" and meteor_1_5_available():  # else the core says how to install it
+        METEOR_1_5_DATA.require()
     try:
         r = METRIC.run(variant, predictions, references, **options)
         why = explain(METRIC, variant, predictions, references, options, r)

@@ -31,6 +31,8 @@ from metricore import (
     compute_token_f1,
 )
 from metricore.intervals import confidence_intervals
+from metricore.metrics.coco_caption import compute_coco_caption, meteor_1_5_available
+from metricore.registry import get as get_metric
 
 gradio_client = pytest.importorskip("gradio_client")
 from gradio_client.exceptions import AppError  # noqa: E402
@@ -38,9 +40,9 @@ from gradio_client.exceptions import AppError  # noqa: E402
 pytestmark = pytest.mark.space
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
+APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider", "coco_caption")
 CHALLENGE = (ROOT / "spaces" / "challenge_score" / "app.py").is_file()
-START_TIMEOUT = 240.0  # six servers import gradio at once on a small, shared machine
+START_TIMEOUT = 240.0  # seven servers import gradio at once on a small, shared machine
 HOST = "127.0.0.1"
 
 
@@ -444,6 +446,177 @@ def test_cider_errors_are_messages(servers):
     assert (
         _compute(client, ["a cat", "a dog"], ["a cat", "a dog"])["headline"]["CIDEr-D"] > 0
     )  # still serving
+
+
+# ----------------------------------------------------------------------------- COCO caption
+
+COCO = get_metric("coco_caption")
+#: the per-image score column of each config (COCOCaptionResult.main)
+COCO_MAIN = {"coco": "CIDEr", "bleu": "Bleu_4", "rouge_l": "ROUGE_L"}
+#: an empty caption, repeated words and text the PTB tokenizer rewrites (brackets, quotes,
+#: contractions, an ellipsis, a no-break space, a tab, a line break)
+HOSTILE = (
+    ["", "a bird a bird a bird", 'A man (left) can\'t ride "Big Red"...', "Two\u00a0dogs\tplay;\nfetch!"],
+    [
+        ["a small bird on a branch", "a bird perched on a tree"],
+        ["a small bird on a branch", "A bird, perched on a tree."],
+        ["A man riding a red horse.", "a man on a big red horse", "Man can't ride [it]"],
+        ["two dogs playing fetch", "Dogs play in the grass."],
+    ],
+)
+
+
+def _coco_core(config, preds, refs, params=None):
+    """The core's result for a config of the Space, through the registry (what the Space
+    calls) and straight from ``compute_coco_caption`` with the config's scorers."""
+    params = dict(params or {})
+    via_registry = COCO.run(config, preds, refs, **params)
+    scorers = {"coco": ["bleu", "meteor", "rouge_l", "cider"], "bleu": ["bleu"], "rouge_l": ["rouge_l"]}[
+        config
+    ]
+    if not params.pop("meteor", True):
+        scorers.remove("meteor")
+    direct = compute_coco_caption(preds, refs, scorers=scorers, **params)
+    assert direct.table == via_registry.table and direct.per_image == via_registry.per_image
+    assert direct.signature == via_registry.signature
+    return direct
+
+
+def _assert_coco_equals_core(out, core, preds):
+    assert out["headline"] == core.table  # every key, in the toolkit's order, to the bit
+    assert list(out["headline"]) == list(core.table)
+    assert out["signature"] == core.signature
+    rows = out["rows"]
+    assert [r["prediction"] for r in rows] == preds
+    assert [r["score"] for r in rows] == core.scores == core.per_image[core.main]
+    for key, scores in core.per_image.items():  # every key's per-image score
+        assert [r[key] for r in rows] == scores, key
+    assert all({"prediction", "score", "why", "references", *core.table} == set(r) for r in rows)
+
+
+def test_coco_caption_first_meteor_request_of_a_new_server(servers):
+    """The first request of a fresh server (METEOR 1.5's data and paraphrase index loaded on
+    first use; the index is on disk after its first build on this machine) is answered
+    within the Space's time limit, with METEOR."""
+    from metricore_hf.space import MAX_WORK, TIME_LIMIT
+
+    preds, refs = list(COCO.examples[0].predictions), list(COCO.examples[0].references)
+    assert COCO.cost("coco", preds, refs, {}) < MAX_WORK
+    start = time.monotonic()
+    out = _compute(servers["coco_caption"], preds, refs, "coco")
+    elapsed = time.monotonic() - start
+    assert elapsed < TIME_LIMIT
+    assert ("METEOR" in out["headline"]) == meteor_1_5_available()
+    _assert_coco_equals_core(out, _coco_core("coco", preds, refs), preds)
+
+
+@pytest.mark.parametrize("config", ["coco", "bleu", "rouge_l"])
+def test_coco_caption_headline_equals_core(servers, config):
+    client = servers["coco_caption"]
+    cases = [(list(ex.predictions), list(ex.references)) for ex in COCO.examples] + [
+        (list(HOSTILE[0]), list(HOSTILE[1]))
+    ]
+    for preds, refs in cases:
+        out = _compute(client, preds, refs, config)  # parameters left out: the config's defaults
+        core = _coco_core(config, preds, refs)
+        assert core.main == COCO_MAIN[config]
+        _assert_coco_equals_core(out, core, preds)
+    want = {"coco": ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"]}.get(
+        config, list(core.table)
+    )
+    if not meteor_1_5_available():
+        want = [k for k in want if k != "METEOR"]
+    assert list(out["headline"]) == want
+    # the empty caption (first of the last case) scores 0 on every key, as in the toolkit
+    assert all(out["rows"][0][key] == 0.0 for key in out["headline"])
+
+
+def test_coco_caption_spec_examples_are_the_spaces(servers):
+    """The worked examples of the Space are the spec's, and each scores as the core does
+    with the config and options the example names."""
+    from metricore_hf.space import load_spec
+
+    spec = load_spec(ROOT / "spaces" / "coco_caption" / "app.py")
+    assert [(e.label, e.variant) for e in spec.examples] == [(e.title, e.config) for e in COCO.examples]
+    for ex in COCO.examples:
+        preds, refs = list(ex.predictions), list(ex.references)
+        out = _compute(servers["coco_caption"], preds, refs, ex.config or "", dict(ex.options))
+        _assert_coco_equals_core(out, _coco_core(ex.config or "coco", preds, refs, ex.options), preds)
+
+
+def test_coco_caption_against_pycocoevalcap_scorers(servers):
+    """``tokenize=False`` is honoured: the text is scored as given, as the toolkit's own
+    ``Bleu(4)``, ``Rouge()`` and ``Cider()`` score it (pycocoevalcap 1.2, pure Python)."""
+    bleu_mod = pytest.importorskip("pycocoevalcap.bleu.bleu", reason="pycocoevalcap is not installed")
+    rouge_mod = pytest.importorskip("pycocoevalcap.rouge.rouge")
+    cider_mod = pytest.importorskip("pycocoevalcap.cider.cider")
+    preds, refs = list(HOSTILE[0]), list(HOSTILE[1])
+    client = servers["coco_caption"]
+    gts = {i: list(r) for i, r in enumerate(refs)}
+    res = {i: [p] for i, p in enumerate(preds)}
+    bleu, bleu_each = bleu_mod.Bleu(4).compute_score(gts, res, verbose=0)
+    rouge, rouge_each = rouge_mod.Rouge().compute_score(gts, res)
+    cider, cider_each = cider_mod.Cider().compute_score(gts, res)
+    out = _compute(client, preds, refs, "coco", {"tokenize": False, "meteor": False})
+    assert list(out["headline"]) == ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "ROUGE_L", "CIDEr"]
+    for k in range(4):  # BLEU and ROUGE-L are bit-identical to the toolkit's
+        assert out["headline"][f"Bleu_{k + 1}"] == bleu[k]
+        assert [r[f"Bleu_{k + 1}"] for r in out["rows"]] == list(bleu_each[k])
+    assert out["headline"]["ROUGE_L"] == float(rouge)
+    assert [r["ROUGE_L"] for r in out["rows"]] == [float(x) for x in rouge_each]
+    assert out["headline"]["CIDEr"] == pytest.approx(float(cider), abs=1e-12)
+    assert [r["score"] for r in out["rows"]] == pytest.approx([float(x) for x in cider_each], abs=1e-12)
+    assert "tok:none" in out["signature"]
+    # the same raw text PTB-tokenized (the default) scores otherwise
+    tokenized = _compute(client, preds, refs, "coco", {"meteor": False})
+    assert tokenized["headline"]["Bleu_4"] != out["headline"]["Bleu_4"]
+    assert "tok:ptb-corenlp-3.4.1" in tokenized["signature"]
+    for config in ("bleu", "rouge_l"):
+        out = _compute(client, preds, refs, config, {"tokenize": False})
+        _assert_coco_equals_core(out, _coco_core(config, preds, refs, {"tokenize": False}), preds)
+    assert out["headline"] == {"ROUGE_L": float(rouge)}
+
+
+def test_coco_caption_meteor_option(servers):
+    client = servers["coco_caption"]
+    preds, refs = list(COCO.examples[0].predictions), list(COCO.examples[0].references)
+    without = _compute(client, preds, refs, "coco", {"meteor": False})
+    assert "METEOR" not in without["headline"] and all("METEOR" not in r for r in without["rows"])
+    _assert_coco_equals_core(without, _coco_core("coco", preds, refs, {"meteor": False}), preds)
+    assert "meteor:" not in without["signature"]
+    with_meteor = _compute(client, preds, refs, "coco", {"meteor": True})
+    if meteor_1_5_available():
+        assert "meteor:1.5-en-norm" in with_meteor["signature"]
+        assert {k: v for k, v in with_meteor["headline"].items() if k != "METEOR"} == without["headline"]
+        assert 0.0 < with_meteor["headline"]["METEOR"] < 1.0
+    with pytest.raises(AppError, match=r"parameter `meteor` must be true or false"):
+        _compute(client, preds, refs, "coco", {"meteor": "no"})
+    # the option belongs to the `coco` config (its control is hidden for the others): BLEU alone
+    # has no METEOR to leave out, and scores as the core does
+    bleu = _compute(client, preds, refs, "bleu", {"meteor": True})
+    _assert_coco_equals_core(bleu, _coco_core("bleu", preds, refs), preds)
+
+
+def test_coco_caption_errors_are_messages(servers):
+    client = servers["coco_caption"]
+    for config in ("coco", "bleu", "rouge_l"):
+        with pytest.raises(AppError, match=r"coco_caption: `references\[1\]` has no reference caption"):
+            _compute(client, ["a cat", "a dog"], [["a cat"], []], config)
+    with pytest.raises(AppError, match=r"coco_caption: `predictions\[1\]` must be a str, got int"):
+        _compute(client, ["a cat", 3], [["a cat"], ["a dog"]])
+    with pytest.raises(AppError, match=r"coco_caption: `references\[0\]\[1\]` must be a str, got int"):
+        _compute(client, ["a cat"], [["a cat", 5]], "bleu")
+    with pytest.raises(AppError, match=r"coco_caption: `references\[0\]` must be a str or a list of str"):
+        _compute(client, ["a cat"], [None], "rouge_l")
+    with pytest.raises(AppError, match=r"parameter `tokenize` must be true or false"):
+        _compute(client, ["a cat"], ["a cat"], "bleu", {"tokenize": 1})
+    with pytest.raises(AppError, match=r"Unknown variant 'cider'"):
+        _compute(client, ["a cat"], ["a cat"], "cider")
+    with pytest.raises(AppError, match=r"references\[0\]\[0\]: 2,001 characters") as info:
+        _compute(client, ["a cat"], [["x" * 2001]])
+    assert "Traceback" not in str(info.value)
+    # still serving
+    assert _compute(client, ["a cat"], ["a cat"], "rouge_l")["headline"] == {"ROUGE_L": 1.0}
 
 
 # ----------------------------------------------------------------------------- worked examples

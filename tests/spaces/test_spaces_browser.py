@@ -35,6 +35,7 @@ from metricore import (
 )
 from metricore.core.structured import to_json
 from metricore.intervals import confidence_intervals
+from metricore.metrics.coco_caption import compute_coco_caption
 
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -59,7 +60,7 @@ ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 30_000
-APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider")
+APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider", "coco_caption")
 #: a whole-submission app of its own shape, when the challenge score is part of the checkout
 CUSTOM = tuple(n for n in ("challenge_score",) if (ROOT / "spaces" / n / "app.py").is_file())
 
@@ -83,14 +84,30 @@ def _core_result(
     if name == "cider":
         label = {"cider_d": "CIDEr-D", "cider": "CIDEr"}[variant]
         return label, compute_cider(preds, refs, variant=variant, **params), "cider"
+    if name == "coco_caption":
+        # the page shows every key of the table; the histogram plots CIDEr, else Bleu_4, else
+        # ROUGE_L (the SpaceSpec's `plotted`), the per-image `score` column
+        scorers = {"coco": ["bleu", "meteor", "rouge_l", "cider"], "bleu": ["bleu"], "rouge_l": ["rouge_l"]}
+        chosen = scorers[variant or "coco"]
+        if not params.pop("meteor", True):
+            chosen.remove("meteor")
+        result = compute_coco_caption(preds, refs, scorers=chosen, **params)
+        label = next(k for k in ("CIDEr", "Bleu_4", "ROUGE_L") if k in result.table)
+        return label, result, label
     raise KeyError(name)
+
+
+def _value(result: Any, key: str) -> float:
+    """A core result's number ``key``: an attribute, or a key of the COCO caption table."""
+    table = getattr(result, "table", None)
+    return table[key] if isinstance(table, dict) else getattr(result, key)
 
 
 def _core(
     name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]
 ) -> tuple[str, float]:
-    label, result, key = _core_result(name, preds, refs, variant, params)
-    return label, getattr(result, key)
+    label, result, key = _core_result(name, preds, refs, variant, dict(params))
+    return label, _value(result, key)
 
 
 def _free_port() -> int:
@@ -204,22 +221,35 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     counts = page.locator(".mc-hist").get_attribute("data-counts")
     assert sum(map(int, counts.split(","))) == len(ex.predictions)
 
-    # the bootstrap interval: headline text "v [low, high]" and a band on the histogram
+    # the plotted headline is the dashed line on the histogram
     label, result, key = _core_result(
         name, list(ex.predictions), list(ex.references), variant, dict(ex.params)
     )
-    ci = confidence_intervals(result, confidence=space.CONFIDENCE)[key]
-    page.get_by_label(f"{space.CONFIDENCE:.0%} bootstrap interval").check()
-    stat = page.locator(f'.mc-stat[data-key="{label}"]')
-    sync_api.expect(stat).to_have_attribute("data-ci-low", repr(ci.low))
-    assert stat.get_attribute("data-ci-high") == repr(ci.high)
-    want = f"{getattr(result, key):.4f} [{ci.low:.4f}, {ci.high:.4f}]"
-    assert stat.locator(".mc-value").inner_text().strip() == want
-    band = page.locator(".mc-hist .mc-ci")
-    assert (band.get_attribute("data-low"), band.get_attribute("data-high")) == (repr(ci.low), repr(ci.high))
-    _screenshot(page, name)
-    page.get_by_label(f"{space.CONFIDENCE:.0%} bootstrap interval").uncheck()
-    sync_api.expect(page.locator(".mc-hist .mc-ci")).to_have_count(0)
+    sync_api.expect(page.locator(".mc-hist .mc-mean")).to_have_attribute(
+        "data-value", repr(_value(result, key))
+    )
+
+    # the bootstrap interval: headline text "v [low, high]" and a band on the histogram
+    interval = page.get_by_label(f"{space.CONFIDENCE:.0%} bootstrap interval")
+    if not spec.confidence:  # a Space that offers no interval hides the box
+        sync_api.expect(interval).to_be_hidden()
+        _screenshot(page, name)
+    else:
+        ci = confidence_intervals(result, confidence=space.CONFIDENCE)[key]
+        interval.check()
+        stat = page.locator(f'.mc-stat[data-key="{label}"]')
+        sync_api.expect(stat).to_have_attribute("data-ci-low", repr(ci.low))
+        assert stat.get_attribute("data-ci-high") == repr(ci.high)
+        want = f"{_value(result, key):.4f} [{ci.low:.4f}, {ci.high:.4f}]"
+        assert stat.locator(".mc-value").inner_text().strip() == want
+        band = page.locator(".mc-hist .mc-ci")
+        assert (band.get_attribute("data-low"), band.get_attribute("data-high")) == (
+            repr(ci.low),
+            repr(ci.high),
+        )
+        _screenshot(page, name)
+        interval.uncheck()
+        sync_api.expect(page.locator(".mc-hist .mc-ci")).to_have_count(0)
 
     # pasted JSONL (the first two samples, same variant and parameters)
     preds, refs = list(ex.predictions[:2]), list(ex.references[:2])
@@ -272,11 +302,18 @@ def test_index_lets_a_visitor_pick_any_metric(servers, page):
     page.goto(url)
     anls = servers["anls"][1].examples[0]
     _expect_headline(page, *_core("anls", list(anls.predictions), list(anls.references), "docvqa", {}))
-    for label in ("Token F1", "METEOR", "CIDEr", "1-NED", *(["Challenge"] if CUSTOM else [])):
-        assert page.get_by_role("tab", name=label).count() == 1
-    page.get_by_role("tab", name="CIDEr").click()
+    for label in ("Token F1", "METEOR", "CIDEr", "COCO caption", "1-NED", *(["Challenge"] if CUSTOM else [])):
+        assert page.get_by_role("tab", name=label, exact=True).count() == 1
+    page.get_by_role("tab", name="CIDEr", exact=True).click()
     cider = servers["cider"][1].examples[0]
     _expect_headline(page, *_core("cider", list(cider.predictions), list(cider.references), "cider_d", {}))
+    # a multi-key headline: every key of the COCO table, the plotted one checked to the bit
+    page.get_by_role("tab", name="COCO caption", exact=True).click()
+    coco = servers["coco_caption"][1].examples[0]
+    label, result, _ = _core_result("coco_caption", list(coco.predictions), list(coco.references), "coco", {})
+    _expect_headline(page, label, result.table[label])
+    for key, value in result.table.items():
+        _expect_headline(page, key, value)
     _screenshot(page, "index")
 
 

@@ -379,12 +379,10 @@ def _write_atomic(path: Path, text: str) -> None:
 
 def plan(pop: Population, n: int, quick: bool) -> tuple[int, int]:
     """``(data sets, resamples)`` of a cell: 1,000 x 1,000; CIDEr-D, whose every resample
-    re-weights the corpus, gets fewer resamples (and at n = 3,000 fewer data sets) where a
-    full cell would take hours (the table marks such cells)."""
+    re-weights the corpus, gets 200 resamples from n = 300 on, where a full cell would take
+    hours (the table marks such cells)."""
     if quick:
         return 100, 200
-    if pop.size_dependent and n >= 3000:
-        return 200, 200
     if pop.size_dependent and n >= 300:
         return 1000, 200
     return 1000, 1000
@@ -465,10 +463,17 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     if args.merge:
         rows, minutes = [], 0.0
+        merged: dict[tuple[str, str, str], dict[str, Any]] = {}
         for path in args.merge:
             saved = json.loads(path.read_text(encoding="utf-8"))
-            rows += saved["rows"]
+            for row in saved["rows"]:  # a later file's cells of the same row win
+                key = (row["metric"], row["statistic"], row["method"])
+                if key in merged:
+                    merged[key]["cells"].update(row["cells"])
+                else:
+                    merged[key] = row
             minutes += saved["minutes"]
+        rows = list(merged.values())
     else:
         ns = [int(n) for n in args.ns.split(",")] if args.ns else None
         rows = run(args.only, args.quick, args.pops, ns, args.resamples, args.sets)

@@ -66,12 +66,9 @@ print(json.dumps(out))
 
 def _corpus(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
     sys.path.insert(0, ROOT)
-    from metricore.text.ptb_tokenize import coco_tokenize
-    from tests.gen_cider_captions import caption_corpus
+    from tests.gen_cider_captions import tokenized_corpus
 
-    hyps, refs = caption_corpus(n, seed=seed)
-    flat = coco_tokenize([r for rs in refs for r in rs])
-    return coco_tokenize(hyps), [flat[5 * i : 5 * i + 5] for i in range(n)]
+    return tokenized_corpus(n, seed)
 
 
 def _child(kind: str, path: str) -> dict[str, float]:

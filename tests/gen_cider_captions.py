@@ -495,3 +495,17 @@ def fingerprint(*columns: object) -> str:
     """A short hash of the generated data, to tell which corpus a result measured."""
     h = hashlib.sha256(json.dumps(columns, ensure_ascii=False).encode("utf-8"))
     return h.hexdigest()[:12]
+
+
+def tokenized_corpus(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
+    """:func:`caption_corpus` PTB-tokenized as ``COCOEvalCap`` tokenizes it (references of all
+    images in one call, candidates in another)."""
+    from metricore.text.ptb_tokenize import coco_tokenize
+
+    hyps, refs = caption_corpus(n, seed=seed)
+    flat = coco_tokenize([r for rs in refs for r in rs], where="references")
+    out, k = [], 0
+    for rs in refs:
+        out.append(flat[k : k + len(rs)])
+        k += len(rs)
+    return coco_tokenize(hyps, where="predictions"), out

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import copy
-import sqlite3
 
 import evaluate
 import pytest
 
 from metricore import METEOR_VARIANTS, compute_meteor
 from metricore.lexicon.synonyms import RuWordNetSynonyms
+from tests.oracles.fbc2_vqa_ref import ruwordnet_db
 
 CAPTIONS = (
     ["the cat was sat on the mat", "A dog runs.", "", ["a", "red", "car"], "Two dogs, one ball!"],
@@ -136,24 +136,8 @@ def test_fbc2_captioning_vectors(pred, golds, synonyms, want):
 
 @pytest.fixture()
 def tiny_ruwordnet(tmp_path):
-    """A RuWordNet-shaped SQLite file (the schema of the `ruwordnet` package)."""
-    path = tmp_path / "ruwordnet.db"
-    con = sqlite3.connect(path)
-    con.executescript(
-        """
-        CREATE TABLE synset (id TEXT PRIMARY KEY, title TEXT, definition TEXT, part_of_speech TEXT);
-        CREATE TABLE sense (id TEXT PRIMARY KEY, name TEXT, lemma TEXT, synset_id TEXT);
-        CREATE TABLE hypernym_relation (hyponym_id TEXT, hypernym_id TEXT);
-        CREATE TABLE derivation_relation (source_id TEXT, derivative_id TEXT);
-        INSERT INTO synset VALUES ('1-N', 'КОТ', '', 'N'), ('2-N', 'ХИЩНИК', '', 'N'), ('3-N', 'КОТИК', '', 'N');
-        INSERT INTO sense VALUES ('1-N-1', 'КОТ', 'КОТ', '1-N'), ('3-N-1', 'КОТИК', 'КОТИК', '3-N');
-        INSERT INTO hypernym_relation VALUES ('1-N', '2-N');
-        INSERT INTO derivation_relation VALUES ('1-N-1', '3-N-1');
-        """
-    )
-    con.commit()
-    con.close()
-    return path
+    """A RuWordNet-shaped SQLite file: кот, hypernym хищник, derivation котик."""
+    return ruwordnet_db(tmp_path / "ruwordnet.db", {"кот": ["хищник"]}, {"кот": ["котик"]})
 
 
 def test_ruwordnet_relation_is_the_challenge_one(tiny_ruwordnet):

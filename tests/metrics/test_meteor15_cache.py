@@ -7,38 +7,19 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator
 
 import pytest
 
 from metricore.core.bounded import BoundedCache
 from metricore.metrics.meteor15 import compute_meteor_1_5, matchers, score
 from metricore.metrics.meteor15.paraphrase import load_paraphrases
-from metricore.text.ptb_tokenize import coco_tokenize
-from tests.gen_cider_captions import caption_corpus
+from tests.gen_cider_captions import caption_corpus, tokenized_corpus
 from tests.oracles import meteor15_jar
 from tests.oracles import meteor15_java_stages as stages
 
 jar_needed = pytest.mark.skipif(
     meteor15_jar.unavailable_reason() is not None, reason=str(meteor15_jar.unavailable_reason())
 )
-
-
-@pytest.fixture(scope="module")
-def jar() -> Iterator[meteor15_jar.JarMeteor]:
-    j = meteor15_jar.JarMeteor()
-    yield j
-    j.close()
-
-
-def _tokenized(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
-    hyps, refs = caption_corpus(n, seed=seed)
-    flat = coco_tokenize([r for rs in refs for r in rs], where="references")
-    out, k = [], 0
-    for rs in refs:
-        out.append(flat[k : k + len(rs)])
-        k += len(rs)
-    return coco_tokenize(hyps, where="predictions"), out
 
 
 def _same_as_jar(jar: meteor15_jar.JarMeteor, hyps: list[str], refs: list[list[str]]) -> None:
@@ -58,8 +39,8 @@ def test_every_cache_is_bounded() -> None:
 
 @jar_needed
 def test_warm_caches_from_another_corpus_change_nothing(jar: meteor15_jar.JarMeteor) -> None:
-    _same_as_jar(jar, *_tokenized(60, seed=31))
-    _same_as_jar(jar, *_tokenized(60, seed=32))  # caches now hold the first corpus's words
+    _same_as_jar(jar, *tokenized_corpus(60, seed=31))
+    _same_as_jar(jar, *tokenized_corpus(60, seed=32))  # caches now hold the first corpus's words
 
 
 @jar_needed
@@ -71,7 +52,7 @@ def test_caches_cleared_mid_call_change_nothing(
     monkeypatch.setattr(matchers, "_GRAMS", BoundedCache(max_entries=7, max_chars=40))
     monkeypatch.setattr(matchers, "_word", functools.lru_cache(maxsize=3)(matchers._word.__wrapped__))
     score.prepare.cache_clear()
-    hyps, refs = _tokenized(40, seed=33)
+    hyps, refs = tokenized_corpus(40, seed=33)
     raw_h, raw_r = caption_corpus(15, seed=34, rich=1.0)
     hyps += [h.replace("\n", " ") for h in raw_h]
     refs += [[r.replace("\n", " ") for r in rs] for rs in raw_r]

@@ -9,14 +9,11 @@ Java doubles, which parse to the same binary64).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from metricore.metrics.meteor15 import compute_meteor_1_5
 from metricore.metrics.meteor15.score import format_stats
-from metricore.text.ptb_tokenize import coco_tokenize
-from tests.gen_cider_captions import caption_corpus
+from tests.gen_cider_captions import caption_corpus, tokenized_corpus
 from tests.oracles import meteor15_jar
 
 pytestmark = pytest.mark.skipif(
@@ -59,23 +56,6 @@ TIE_CASES: list[tuple[str, list[str]]] = [
 ]
 
 
-@pytest.fixture(scope="session")
-def jar() -> Iterator[meteor15_jar.JarMeteor]:
-    j = meteor15_jar.JarMeteor()
-    yield j
-    j.close()
-
-
-def _tokenized(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
-    hyps, refs = caption_corpus(n, seed=seed)
-    flat = coco_tokenize([r for rs in refs for r in rs], where="references")
-    out, k = [], 0
-    for rs in refs:
-        out.append(flat[k : k + len(rs)])
-        k += len(rs)
-    return coco_tokenize(hyps, where="predictions"), out
-
-
 def _compare(jar: meteor15_jar.JarMeteor, hyps: list[str], refs: list[list[str]]) -> None:
     stats, scores, corpus = jar.compute(hyps, refs)
     ours = compute_meteor_1_5(hyps, refs)
@@ -93,7 +73,7 @@ def test_tie_cases(jar: meteor15_jar.JarMeteor) -> None:
 
 
 def test_generated_captions(jar: meteor15_jar.JarMeteor) -> None:
-    _compare(jar, *_tokenized(120, seed=11))
+    _compare(jar, *tokenized_corpus(120, seed=11))
 
 
 def test_raw_captions(jar: meteor15_jar.JarMeteor) -> None:
@@ -105,4 +85,4 @@ def test_raw_captions(jar: meteor15_jar.JarMeteor) -> None:
 
 @pytest.mark.slow
 def test_generated_captions_sweep(jar: meteor15_jar.JarMeteor) -> None:
-    _compare(jar, *_tokenized(600, seed=20150206))
+    _compare(jar, *tokenized_corpus(600, seed=20150206))

@@ -16,7 +16,7 @@ pytest.importorskip("razdel")
 
 from metricore import compute_meteor  # noqa: E402
 from tests.oracles import fbc2_caption_ref as ref  # noqa: E402
-from tests.oracles.fbc2_vqa_ref import FakeRuWordNet  # noqa: E402
+from tests.oracles.fbc2_vqa_ref import FakeRuWordNet, ruwordnet_db  # noqa: E402
 
 TOL = 1e-12
 RU = "кот кошка кошки собака сидит на окне рыжий большой дом улица два три пять двух стоят".split()
@@ -26,33 +26,6 @@ NOISE = [",", ".", "!", "(", ")", '"', "'", "@@UNKNOWN@@", "-", "%", "«", "»"]
 #: (rumeteor's synonym stage runs on the stem stage's leftovers), hypernym titles compared with
 #: reference stems
 SYNONYMS = {"кот": ["кошк", "животное"], "собак": ["пёс", "кот"], "дом": ["здан", "улиц"], "cats": ["cat"]}
-
-
-def ruwordnet_db(path, table: dict[str, list[str]]):
-    """A RuWordNet-shaped SQLite file (the `ruwordnet` package's schema) holding ``table`` as
-    hypernym relations: one sense per key, whose synset's hypernyms are titled by the values."""
-    import sqlite3
-
-    con = sqlite3.connect(path)
-    con.executescript(
-        """
-        CREATE TABLE synset (id TEXT PRIMARY KEY, title TEXT, definition TEXT, part_of_speech TEXT);
-        CREATE TABLE sense (id TEXT PRIMARY KEY, name TEXT, lemma TEXT, synset_id TEXT);
-        CREATE TABLE hypernym_relation (hyponym_id TEXT, hypernym_id TEXT);
-        CREATE TABLE derivation_relation (source_id TEXT, derivative_id TEXT);
-        """
-    )
-    for k, (word, hypernyms) in enumerate(table.items()):
-        con.execute("INSERT INTO synset VALUES (?, ?, '', 'N')", (f"{k}-N", word.upper()))
-        con.execute(
-            "INSERT INTO sense VALUES (?, ?, ?, ?)", (f"{k}-N-1", word.upper(), word.upper(), f"{k}-N")
-        )
-        for j, title in enumerate(hypernyms):
-            con.execute("INSERT INTO synset VALUES (?, ?, '', 'N')", (f"{k}-{j}-H", title.upper()))
-            con.execute("INSERT INTO hypernym_relation VALUES (?, ?)", (f"{k}-N", f"{k}-{j}-H"))
-    con.commit()
-    con.close()
-    return path
 
 
 def _caption(rng: random.Random) -> str:

@@ -75,6 +75,51 @@ class FakeRuWordNet:
         return [_Sense(_Synset([_Named(title=w.upper()) for w in self.table[word]]))]
 
 
+# ---- a RuWordNet database with the same relations -----------------------------------------
+
+
+def ruwordnet_db(
+    path: Any, table: dict[str, list[str]], derivations: dict[str, list[str]] | None = None
+) -> Any:
+    """A RuWordNet-shaped SQLite file (the `ruwordnet` package's schema) holding ``table`` as
+    hypernym relations (one sense per key, whose synset's hypernyms are titled by the values)
+    and ``derivations`` as derivation relations from a key's sense to senses named by the values:
+    what :class:`FakeRuWordNet` holds, for ``metricore.lexicon.synonyms.RuWordNetSynonyms``."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    con.executescript(
+        """
+        CREATE TABLE synset (id TEXT PRIMARY KEY, title TEXT, definition TEXT, part_of_speech TEXT);
+        CREATE TABLE sense (id TEXT PRIMARY KEY, name TEXT, lemma TEXT, synset_id TEXT);
+        CREATE TABLE hypernym_relation (hyponym_id TEXT, hypernym_id TEXT);
+        CREATE TABLE derivation_relation (source_id TEXT, derivative_id TEXT);
+        """
+    )
+    for k, (word, hypernyms) in enumerate(table.items()):
+        con.execute("INSERT INTO synset VALUES (?, ?, '', 'N')", (f"{k}-N", word.upper()))
+        con.execute(
+            "INSERT INTO sense VALUES (?, ?, ?, ?)", (f"{k}-N-1", word.upper(), word.upper(), f"{k}-N")
+        )
+        for j, title in enumerate(hypernyms):
+            con.execute("INSERT INTO synset VALUES (?, ?, '', 'N')", (f"{k}-{j}-H", title.upper()))
+            con.execute("INSERT INTO hypernym_relation VALUES (?, ?)", (f"{k}-N", f"{k}-{j}-H"))
+    for k, (word, derived) in enumerate((derivations or {}).items()):
+        source = f"{word.upper()}-D-{k}"
+        con.execute("INSERT INTO sense VALUES (?, ?, ?, ?)", (source, word.upper(), word.upper(), f"D{k}-N"))
+        con.execute("INSERT INTO synset VALUES (?, ?, '', 'N')", (f"D{k}-N", word.upper()))
+        for m, name in enumerate(derived):
+            target = f"{source}-{m}"
+            con.execute(
+                "INSERT INTO sense VALUES (?, ?, ?, ?)", (target, name.upper(), name.upper(), f"D{k}-{m}-N")
+            )
+            con.execute("INSERT INTO synset VALUES (?, ?, '', 'N')", (f"D{k}-{m}-N", name.upper()))
+            con.execute("INSERT INTO derivation_relation VALUES (?, ?)", (source, target))
+    con.commit()
+    con.close()
+    return path
+
+
 # ---- rumeteor.py ----------------------------------------------------------------------------
 
 

@@ -179,12 +179,16 @@ def meteor_server():
         _wait_ready(url, proc, log, time.monotonic() + 90.0)
         yield proc, url, port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _client(url: str):
@@ -436,12 +440,7 @@ def test_coco_caption_first_meteor_request_on_a_new_machine(tmp_path):
         )
         assert list((tmp_path / "cache").rglob("*")), "nothing was cached"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
 
 
 def test_preparation_builds_once_outside_requests_and_reports_failure():

@@ -14,7 +14,7 @@ calls in bounded caches.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from metricore.core.bounded import BoundedCache
@@ -332,34 +332,32 @@ def candidate_matches(l1: Line, l2: Line) -> tuple[list[list[Match]], list[int],
             cov2[j] += len(other)
     if only_exact:
         return cands, cov1, cov2
-    if l1.found:
-        table = load_paraphrases()
-        sizes, emitted = table.phrase_words, table.emitted
-        found1, at1 = l1.found, l1.found_at
-        for j, length, node in l2.nodes:
-            pids, ranks = emitted(node)
-            # iterates over the hypothesis's few paraphrases, not over what the node emits
-            hits = pids.intersection(found1)
-            if not hits:
-                continue
-            for pid in _emitted_in(hits, ranks):
-                size = int(sizes[pid])
-                for i in at1[found1.index(pid)]:
-                    _add(cands, cov1, cov2, Match.make(j, length, i, size, PARAPHRASE))
-    if l2.found:
-        table = load_paraphrases()
-        sizes, emitted = table.phrase_words, table.emitted
-        found2, at2 = l2.found, l2.found_at
-        for i, length, node in l1.nodes:
-            pids, ranks = emitted(node)
-            hits = pids.intersection(found2)
-            if not hits:
-                continue
-            for pid in _emitted_in(hits, ranks):
-                size = int(sizes[pid])
-                for j in at2[found2.index(pid)]:
-                    _add(cands, cov1, cov2, Match.make(j, size, i, length, PARAPHRASE))
+    # a reference phrase whose paraphrase the hypothesis holds, then the other way round
+    for j, length, i, size in _paraphrase_pairs(l2, l1):
+        _add(cands, cov1, cov2, Match.make(j, length, i, size, PARAPHRASE))
+    for i, length, j, size in _paraphrase_pairs(l1, l2):
+        _add(cands, cov1, cov2, Match.make(j, size, i, length, PARAPHRASE))
     return cands, cov1, cov2
+
+
+def _paraphrase_pairs(source: Line, other: Line) -> Iterator[tuple[int, int, int, int]]:
+    """``(start, words, other_start, other_words)`` for each phrase of ``source`` that emits a
+    paraphrase ``other`` contains, in the jar's order (source positions, then emission order)."""
+    if not other.found:
+        return
+    table = load_paraphrases()
+    sizes, emitted = table.phrase_words, table.emitted
+    found, at = other.found, other.found_at
+    for a, length, node in source.nodes:
+        pids, ranks = emitted(node)
+        # iterates over the other line's few paraphrases, not over what the node emits
+        hits = pids.intersection(found)
+        if not hits:
+            continue
+        for pid in _emitted_in(hits, ranks):
+            size = int(sizes[pid])
+            for b in at[found.index(pid)]:
+                yield a, length, b, size
 
 
 def _add(cands: list[list[Match]], cov1: list[int], cov2: list[int], m: Match) -> None:

@@ -196,7 +196,9 @@ def bleu_populations(size: int) -> list[Population]:
     from metricore.metrics.coco_caption import compute_coco_caption
 
     preds, refs = caption_population(size, seed=8)
-    stats = headline_statistics(compute_coco_caption(preds, refs, scorers=["bleu", "rouge_l"], tokenize=False))
+    stats = headline_statistics(
+        compute_coco_caption(preds, refs, scorers=["bleu", "rouge_l"], tokenize=False)
+    )
     return [
         _sum_population("coco_caption", "Bleu_4 (corpus)", stats["Bleu_4"], "generated captions"),
         _sum_population("coco_caption", "ROUGE_L (mean)", stats["ROUGE_L"], "generated captions"),

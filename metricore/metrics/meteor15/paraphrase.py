@@ -194,12 +194,14 @@ def index_ready() -> bool:
 
 
 def _remove_stale_indexes(current: str) -> None:
-    """Indexes of other formats or of another paraphrase file: never read again."""
+    """Indexes of older formats: no version of this code reads them again. (Indexes of the
+    same format for another copy of the paraphrase file stay: several environments on one
+    machine share the cache, each with its own pycocoevalcap install.)"""
     prefix = "meteor15-paraphrase-en.v"
     for name in os.listdir(os.path.dirname(current)):
-        path = os.path.join(os.path.dirname(current), name)
-        if name.startswith(prefix) and path != current:
-            shutil.rmtree(path, ignore_errors=True)  # a process still using one keeps its maps
+        if name.startswith(prefix) and not name.startswith(f"{prefix}{_FORMAT}."):
+            # a process still using one keeps its maps
+            shutil.rmtree(os.path.join(os.path.dirname(current), name), ignore_errors=True)
 
 
 #: one build at a time in a process (a Space may ask from a background thread and a request)

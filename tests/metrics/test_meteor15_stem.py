@@ -152,9 +152,13 @@ def test_stem_matches_jar_on_vocabulary() -> None:
     assert sum(w != j for w, j in zip(words, want)) > 30_000
 
 
+#: where the NLTK-based stemmer's apostrophe handling moved the regions (found by hypothesis)
+_NLTK_REGION_SHIFT = ["'a'a'eed", "a'a'eed", "'a'eed"]
+
+
 @jar_needed
 def test_special_words_match_jar() -> None:
-    words = _SPECIAL + _NEAR_SPECIAL + _PREFIXED + _APOSTROPHE + _Y_WORDS + _NON_ASCII
+    words = _SPECIAL + _NEAR_SPECIAL + _PREFIXED + _APOSTROPHE + _Y_WORDS + _NON_ASCII + _NLTK_REGION_SHIFT
     want = stages.jar_lines("stem", words)
     assert [stem(w) for w in words] == want
 
@@ -260,8 +264,14 @@ def test_step5_correction_is_exercised() -> None:
 @settings(max_examples=400, deadline=None)
 @given(st.builds(lambda a, b: a + b, st.text("aeiouybcdlnstgzwx'", max_size=12), _suffixes))
 def test_random_strings_match_nltk_reference(word: str) -> None:
-    if _nltk_domain(word) and not _nltk_known_divergence(word):
-        assert stem(word) == _nltk_reference(word)
+    if not _nltk_domain(word) or stem(word) == _nltk_reference(word):
+        return
+    # the NLTK-based reference is the secondary one: where it differs, the jar decides (found
+    # by this test: "'a'a'eed", where NLTK's apostrophe handling moves the regions)
+    if stages.unavailable_reason() is None:
+        assert stages.jar_lines("stem", [word]) == [stem(word)], word
+    else:
+        assert _nltk_known_divergence(word), (word, stem(word), _nltk_reference(word))
 
 
 # ---- the module itself

@@ -84,7 +84,14 @@ def _wait_ready(url: str, proc: subprocess.Popen, log: Path, deadline: float) ->
 
 @pytest.fixture(scope="module")
 def servers():
-    """Start every app at once (imports run in parallel), yield ``{name: Client}``, stop them."""
+    """Start every app at once (imports run in parallel), yield ``{name: Client}``, stop them.
+    METEOR 1.5's paraphrase index is built first if this machine lacks it, as a deployment
+    would (a new machine's Space starts without METEOR until its background build is done:
+    tests/spaces/test_spaces_limits.py)."""
+    if meteor_1_5_available():
+        from metricore.metrics.meteor15 import prepare_data
+
+        prepare_data()
     logs = Path(tempfile.mkdtemp(prefix="metricore-spaces-"))
     procs: dict[str, tuple[subprocess.Popen, str, Path]] = {}
     try:

@@ -118,7 +118,14 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def servers():
-    """``{name: (url, SpaceSpec or None)}`` for every app and the index, served in this process."""
+    """``{name: (url, SpaceSpec or None)}`` for every app and the index, served in this process
+    (METEOR 1.5's paraphrase index built first when missing, as a deployment would)."""
+    from metricore.metrics.coco_caption import meteor_1_5_available
+
+    if meteor_1_5_available():
+        from metricore.metrics.meteor15 import prepare_data
+
+        prepare_data()
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = f"{HOST},localhost"
     started: dict[str, tuple[str, Any]] = {}
     demos = []

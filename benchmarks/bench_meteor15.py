@@ -15,8 +15,9 @@ with ``coco_tokenize`` as ``COCOEvalCap`` does), each case runs in a **new proce
   cache: it is built once per machine, timed separately as ``index build`` when missing) +
   ``compute_meteor_1_5``; ``metricore warm``: a second call on the other corpus.
 
-Peak memory is the process's maximum resident set (``ru_maxrss``; for the jar, the java
-child's). Scores of the two are checked to be equal.
+Peak memory: metricore's process's resident-set high-water mark (``VmHWM``, reset at its
+start: a child forked from a large parent inherits the parent's mark); for the jar, the java
+process's maximum resident set. Scores of the two are checked to be equal.
 """
 
 from __future__ import annotations
@@ -33,6 +34,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _CHILD = r"""
 import json, resource, sys, time
+# a child forked from a large parent (benchmarks/run.py) inherits its high-water mark: reset
+# it (Linux), then read VmHWM at the end
+try:
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")
+except OSError:
+    pass
+def peak_mib():
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 t0 = time.perf_counter()
 kind, path = sys.argv[1], sys.argv[2]
 data = json.load(open(path))
@@ -58,7 +74,7 @@ else:
     t1 = time.perf_counter()
     s2 = compute_meteor_1_5(data["h2"], data["r2"]).meteor
     out["warm"] = time.perf_counter() - t1
-    out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["peak_mib"] = peak_mib()
 out["scores"] = [s1, s2]
 print(json.dumps(out))
 """
@@ -79,13 +95,22 @@ def _child(kind: str, path: str) -> dict[str, float]:
 
 
 def run(n: int = 5000) -> list[dict[str, object]]:
-    from metricore.metrics.meteor15.paraphrase import _index_folder, load_paraphrases, table_path
+    """Rows in ``bench_rows.bench_row``'s format (what ``benchmarks/run.py`` expects): the jar
+    cold and warm, metricore cold and warm (ratios against the jar's same case), and the
+    one-time index build when this machine's cache lacked it."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from bench_rows import bench_row
+
+    from metricore.metrics.meteor15.paraphrase import index_ready, load_paraphrases
 
     rows: list[dict[str, object]] = []
-    if not os.path.isdir(_index_folder(table_path())):
+    if not index_ready():
         t = time.perf_counter()
         load_paraphrases()
-        rows.append({"case": "metricore index build (once per machine)", "seconds": time.perf_counter() - t})
+        rows.append(
+            bench_row("meteor 1.5", "metricore paraphrase index build (once per machine)", 1,
+                      time.perf_counter() - t, None, None, None, "from pycocoevalcap's paraphrase-en.gz")
+        )  # fmt: skip
     h1, r1 = _corpus(n, 1)
     h2, r2 = _corpus(n, 2)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
@@ -97,12 +122,20 @@ def run(n: int = 5000) -> list[dict[str, object]]:
         os.remove(f.name)
     if ours["scores"] != jar["scores"]:
         raise AssertionError(f"scores differ: metricore {ours['scores']} jar {jar['scores']}")
-    for label, res in (("metricore", ours), ("pycocoevalcap jar", jar)):
-        rows.append({"case": f"{label} cold", "seconds": res["cold"], "peak_mib": res["peak_mib"]})
-        rows.append({"case": f"{label} warm", "seconds": res["warm"]})
-    rows.append({"case": "speed-up cold (jar / metricore)", "ratio": jar["cold"] / ours["cold"]})
-    rows.append({"case": "speed-up warm (jar / metricore)", "ratio": jar["warm"] / ours["warm"]})
-    rows.append({"case": "peak memory (metricore / jar)", "ratio": ours["peak_mib"] / jar["peak_mib"]})
+    note = f"{n} images x 5 refs, PTB-tokenized; corpus scores equal"
+    for case, what in (
+        ("cold", "new process: import, data loading, scoring"),
+        ("warm", "second call, other corpus"),
+    ):
+        rows.append(
+            bench_row("meteor 1.5 " + case, "pycocoevalcap Meteor() (meteor-1.5.jar, JVM start included)"
+                      if case == "cold" else "pycocoevalcap Meteor().compute_score (JVM running)", n,
+                      jar[case], None, jar["peak_mib"] if case == "cold" else None, 0.0, note)
+        )  # fmt: skip
+        rows.append(
+            bench_row("meteor 1.5 " + case, f"metricore compute_meteor_1_5 ({what})", n, ours[case], jar[case],
+                      ours["peak_mib"] if case == "cold" else None, 0.0, note)
+        )  # fmt: skip
     return rows
 
 
@@ -113,7 +146,13 @@ def main() -> None:
     args = ap.parse_args()
     rows = run(args.n)
     for row in rows:
-        print(" | ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
+        print(
+            " | ".join(
+                f"{k}={v}"
+                for k, v in row.items()
+                if k in ("metric", "impl", "seconds", "ratio_vs_reference", "peak_mib")
+            )
+        )
     if args.json:
         tmp = args.json + ".tmp"
         with open(tmp, "w") as f:

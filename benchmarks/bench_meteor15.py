@@ -154,10 +154,10 @@ def main() -> None:
             )
         )
     if args.json:
-        tmp = args.json + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(rows, f, indent=1)
-        os.replace(tmp, args.json)
+        sys.path.insert(0, ROOT)
+        from metricore.core.files import write_atomic
+
+        write_atomic(args.json, json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

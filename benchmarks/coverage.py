@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import sys
 import time
@@ -49,6 +48,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from metricore.core.files import write_atomic  # noqa: E402
 from metricore.metrics.cider_bootstrap import (  # noqa: E402
     DEFAULT_RESAMPLE_DF,
     RESAMPLE_DF,
@@ -373,12 +373,6 @@ def markdown(rows: list[dict[str, Any]], command: str, minutes: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def plan(pop: Population, n: int, quick: bool) -> tuple[int, int]:
     """``(data sets, resamples)`` of a cell: 1,000 x 1,000; CIDEr-D, whose every resample
     re-weights the corpus, gets 200 resamples from n = 300 on, where a full cell would take
@@ -481,12 +475,12 @@ def main(argv: list[str] | None = None) -> int:
         rows = run(args.only, args.quick, args.pops, ns, args.resamples, args.sets)
         minutes = (time.time() - start) / 60
     if args.json is not None:
-        _write_atomic(args.json, json.dumps({"rows": rows, "minutes": minutes}))
+        write_atomic(args.json, json.dumps({"rows": rows, "minutes": minutes}))
     command = ".venv/bin/python benchmarks/coverage.py" + (" --quick" if args.quick else "")
     text = markdown(rows, command, minutes)
     out = args.out if args.out is not None else (None if args.quick or args.only else HERE / "coverage.md")
     if out is not None:
-        _write_atomic(out, text)
+        write_atomic(out, text)
         print(f"wrote {out}")
     else:
         print(text)

@@ -65,10 +65,10 @@ def _cost(
     """The n-gram scorers' work, plus METEOR 1.5's at the METEOR rate when it runs (its
     alignment search dwarfs the rest)."""
     scorers = _SCORERS[config]
-    cost = token_cost(predictions, references, per_pair=0.05 * len(scorers))
+    per_pair, per_word = 0.05 * len(scorers), 0.0
     if "meteor" in scorers and options.get("meteor", True):
-        cost += token_cost(predictions, references, METEOR_PER_PAIR, per_word=METEOR_PER_WORD)
-    return cost
+        per_pair, per_word = per_pair + METEOR_PER_PAIR, METEOR_PER_WORD
+    return token_cost(predictions, references, per_pair, per_word=per_word)
 
 
 _CAPTIONS = (

@@ -112,6 +112,19 @@ def _longest(word: str, table: dict[str, str | None], max_len: int) -> str | Non
     return None
 
 
+def _region_suffix(
+    word: str, table: dict[str, str | None], max_len: int, region: int
+) -> tuple[str, str] | None:
+    """``(suffix, stem before it)`` for the longest suffix of ``word`` in ``table`` when it lies in
+    the region starting at ``region``; ``None`` when there is none or it lies outside (Snowball
+    tries no shorter suffix then)."""
+    suffix = _longest(word, table, max_len)
+    if suffix is None:
+        return None
+    base = word[: -len(suffix)]
+    return (suffix, base) if region <= len(base) else None
+
+
 _MAX2 = max(map(len, _STEP2))
 _MAX3 = max(map(len, _STEP3))
 _MAX4 = max(map(len, _STEP4))
@@ -190,12 +203,10 @@ def _step1c(w: str) -> str:
 
 
 def _step2(w: str, p1: int) -> str:
-    suffix = _longest(w, _STEP2, _MAX2)
-    if suffix is None:
+    found = _region_suffix(w, _STEP2, _MAX2, p1)
+    if found is None:
         return w
-    base = w[: -len(suffix)]
-    if p1 > len(base):
-        return w
+    suffix, base = found
     repl = _STEP2[suffix]
     if repl is not None:
         return base + repl
@@ -205,12 +216,10 @@ def _step2(w: str, p1: int) -> str:
 
 
 def _step3(w: str, p1: int, p2: int) -> str:
-    suffix = _longest(w, _STEP3, _MAX3)
-    if suffix is None:
+    found = _region_suffix(w, _STEP3, _MAX3, p1)
+    if found is None:
         return w
-    base = w[: -len(suffix)]
-    if p1 > len(base):
-        return w
+    suffix, base = found
     repl = _STEP3[suffix]
     if repl is not None:
         return base + repl
@@ -218,12 +227,10 @@ def _step3(w: str, p1: int, p2: int) -> str:
 
 
 def _step4(w: str, p2: int) -> str:
-    suffix = _longest(w, _STEP4, _MAX4)
-    if suffix is None:
+    found = _region_suffix(w, _STEP4, _MAX4, p2)
+    if found is None:
         return w
-    base = w[: -len(suffix)]
-    if p2 > len(base):
-        return w
+    suffix, base = found
     if _STEP4[suffix] is not None or base.endswith(("s", "t")):
         return base
     return w

@@ -88,7 +88,11 @@ def build_wheel(dest: Path, repo: Path = REPO) -> Path:
                 shutil.copy2(repo / name, src / name)
         for package in ("metricore", "metricore_hf"):
             shutil.copytree(
-                repo / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+                # no compiled extension of this machine: the wheel stays py3-none-any (without
+                # setup.py no extension is built), and METEOR 1.5 takes its Python path there
+                repo / package,
+                src / package,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"),
             )
         base = [
             sys.executable,

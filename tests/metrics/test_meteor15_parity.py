@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from metricore.metrics.meteor15 import compute_meteor_1_5
+from metricore.metrics.meteor15 import compute_meteor_1_5, fast
 from metricore.metrics.meteor15.score import format_stats
 from tests.gen_cider_captions import caption_corpus, tokenized_corpus
 from tests.oracles import meteor15_jar
@@ -19,6 +19,16 @@ from tests.oracles import meteor15_jar
 pytestmark = pytest.mark.skipif(
     meteor15_jar.unavailable_reason() is not None, reason=str(meteor15_jar.unavailable_reason())
 )
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def scoring_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every case runs through the compiled per-pair code and through the Python path."""
+    if request.param == "compiled" and fast._fast is None:
+        pytest.skip("the C extension is not built here")
+    monkeypatch.setenv(fast.ENV_PURE_PYTHON, "1" if request.param == "python" else "0")
+    return str(request.param)
+
 
 _FIELDS = (
     ["test length", "reference length", "test function words", "reference function words"]
@@ -53,6 +63,9 @@ TIE_CASES: list[tuple[str, list[str]]] = [
     ("a|||b c", ["a b c"]),
     ("a  dog   runs", ["a dog runs"]),
     ("A DOG RUNS", ["a dog runs"]),
+    # over 64 words: the compiled path leaves these to the Python path
+    (" ".join(["a dog runs on the beach near a man"] * 8), ["a dog runs on the beach", "a man"]),
+    ("a dog runs on the beach", [" ".join(["the dog ran along a beach by the men"] * 9)]),
 ]
 
 

@@ -22,6 +22,7 @@ from metricore.core._gc import paused_gc
 from metricore.core.result import item_records
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_pairs, check_string_list, check_strings
+from metricore.metrics.meteor15 import fast
 from metricore.metrics.meteor15.data import load_data
 from metricore.metrics.meteor15.matchers import line_info
 from metricore.metrics.meteor15.paraphrase import index_ready, load_paraphrases
@@ -141,11 +142,13 @@ def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> M
     # each distinct line is prepared and analysed once (captions repeat across images)
     words = {t: prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)}
     lines = dict(zip(words, line_info(list(words.values()))))
+    segments = [(lines[hyp], [lines[r] for r in jar_refs]) for hyp, jar_refs in parts]
+    compiled = fast.score_segments(segments) if fast.compiled() else [None] * len(segments)
     statistics: list[Stats] = []
     scores: list[float] = []
     chosen: list[int] = []
-    for (hyp, jar_refs), rs in zip(parts, refs):
-        k, st, score = best_line(lines[hyp], [lines[r] for r in jar_refs])
+    for (_, jar_refs), rs, segment, done in zip(parts, refs, segments, compiled):
+        k, st, score = done if done is not None else best_line(*segment)
         # the index into the caller's references (the jar may have split one on "|||")
         chosen.append(k if len(jar_refs) == len(rs) else -1)
         statistics.append(st)

@@ -33,6 +33,7 @@ __all__ = [
     "candidate_matches",
     "java_hash",
     "line_info",
+    "word_analysis",
 ]
 
 EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
@@ -137,6 +138,11 @@ def _word(word: str) -> _Word:
         synsets_of(word),
         java_lower(word) in load_data().function_words,
     )
+
+
+def word_analysis(word: str) -> _Word:
+    """A word's hash, stem hash, synsets and whether it is a function word (cached)."""
+    return _word(word)
 
 
 # n-gram (words joined by a space) -> (trie node, paraphrase id), None when no reference

@@ -1,0 +1,178 @@
+"""The compiled path of METEOR 1.5's per-pair work (``_fast.c``), and when it is used.
+
+:func:`score_segments` lays out what the Python modules computed per line (word hashes,
+stems, synsets and function words of :mod:`.matchers`; the paraphrase trie walk) as flat
+arrays and lets the C code do, for every hypothesis-reference pair, what
+:func:`.matchers.candidate_matches`, :func:`.align.align`, :func:`.score.best_line` do: the
+Python functions stay the specification (their docstrings cite the jar) and the fallback.
+The two are compared on generated corpora and against the jar in the tests.
+
+The extension is built by ``pip install`` when a C compiler is there (``setup.py``, an
+optional extension); without it, or with ``METRICORE_METEOR15_PURE_PYTHON=1``, every pair
+takes the Python path. Scores are identical either way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from metricore.metrics.meteor15.matchers import Line, word_analysis
+from metricore.metrics.meteor15.paraphrase import load_paraphrases
+
+try:
+    from metricore.metrics.meteor15 import _fast  # type: ignore[attr-defined]
+except ImportError:  # no compiler when the package was installed
+    _fast = None
+
+
+def _stale_build() -> str | None:
+    """Why the built extension must not run: it was compiled from another version of
+    ``_fast.c`` than the one beside it (an editable install whose source changed)."""
+    source = os.path.join(os.path.dirname(__file__), "_fast.c")
+    if _fast is None or not os.path.exists(source):  # a wheel ships no source
+        return None
+    with open(source, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    if getattr(_fast, "SOURCE_HASH", "") != digest:
+        return (
+            "meteor 1.5: the compiled extension is older than its source, so the Python path is "
+            "used; rebuild it with `pip install --no-deps -e .` (or `bash scripts/setup`)"
+        )
+    return None
+
+
+if (_STALE := _stale_build()) is not None:
+    warnings.warn(_STALE, RuntimeWarning, stacklevel=1)
+    _fast = None
+
+__all__ = ["ENV_PURE_PYTHON", "compiled", "score_segments"]
+
+ENV_PURE_PYTHON = "METRICORE_METEOR15_PURE_PYTHON"
+_N_STATS = 23
+# the C code keeps a line's positions in 64-bit masks; longer lines take the Python path
+_MAX_WORDS = 64
+
+#: (best reference index, its 23 statistics, its score) of a segment
+SegmentResult = tuple[int, tuple[float, ...], float]
+
+
+def compiled() -> bool:
+    """Whether pairs are scored by the compiled code."""
+    return _fast is not None and os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
+
+
+def _i32(values: list[int]) -> np.ndarray:
+    return np.array(values, dtype=np.int32)
+
+
+def _i64(values: list[int]) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[SegmentResult | None]:
+    """The best reference of each ``(hypothesis, references)`` segment, as
+    :func:`.score.best_line` returns it; ``None`` for a segment the compiled code leaves to
+    the Python path (a line of more than 64 words, or no reference)."""
+    if _fast is None:
+        raise RuntimeError("meteor 1.5: the compiled extension is not built")
+    index: dict[int, int] = {}
+    lines: list[Line] = []
+    seg_lines: list[int] = []
+    seg_off = [0]
+    for hyp, refs in segments:
+        for line in (hyp, *refs):
+            k = index.get(id(line))
+            if k is None:
+                k = index[id(line)] = len(lines)
+                lines.append(line)
+            seg_lines.append(k)
+        seg_off.append(len(seg_lines))
+
+    words: dict[str, int] = {}
+    hashes: list[int] = []
+    stems: list[int] = []
+    function: list[bool] = []
+    syn_ids: list[int] = []
+    syn_off = [0]
+    line_words: list[int] = []
+    line_off = [0]
+    node_flat: list[int] = []
+    node_off = [0]
+    found: list[int] = []
+    found_off = [0]
+    fpos: list[int] = []
+    fpos_off = [0]
+    for line in lines:
+        for w in line.words:
+            k = words.get(w)
+            if k is None:
+                k = words[w] = len(hashes)
+                a = word_analysis(w)
+                hashes.append(a.hash)
+                stems.append(a.stem_hash)
+                function.append(a.function)
+                syn_ids.extend(sorted(a.synsets))
+                syn_off.append(len(syn_ids))
+            line_words.append(k)
+        line_off.append(len(line_words))
+        for triple in line.nodes:
+            node_flat.extend(triple)
+        node_off.append(len(node_flat) // 3)
+        found.extend(line.found)
+        found_off.append(len(found))
+        for at in line.found_at:
+            fpos.extend(at)
+            fpos_off.append(len(fpos))
+
+    # (trie node, paraphrase id) -> the ranks at which the node emits it, for the nodes the
+    # lines reach and the paraphrases they hold (a few thousand entries for 5,000 images)
+    table = load_paraphrases()
+    held = frozenset(found)
+    hits: list[tuple[int, tuple[int, ...]]] = []
+    for node in {triple[2] for line in lines for triple in line.nodes}:
+        pids, ranks = table.emitted(node)
+        hits.extend(((node << 32) | pid, ranks[pid]) for pid in pids.intersection(held))
+    hits.sort()
+    hit_ranks: list[int] = []
+    hit_off = [0]
+    for _, node_ranks in hits:
+        hit_ranks.extend(node_ranks)
+        hit_off.append(len(hit_ranks))
+
+    n = len(segments)
+    out_stats = np.zeros((n, _N_STATS), dtype=np.float64)
+    out_best = np.zeros(n, dtype=np.int32)
+    out_score = np.zeros(n, dtype=np.float64)
+    _fast.score_segments(
+        _i32(hashes),
+        _i32(stems),
+        np.array(function, dtype=np.uint8),
+        _i64(syn_off),
+        _i64(syn_ids),
+        _i64(line_off),
+        _i32(line_words),
+        _i64(node_off),
+        _i32(node_flat),
+        _i64(found_off),
+        _i32(found),
+        _i64(fpos_off),
+        _i32(fpos),
+        np.array([k for k, _ in hits], dtype=np.int64),
+        _i64(hit_off),
+        _i32(hit_ranks),
+        np.ascontiguousarray(table.phrase_words, dtype=np.uint8),
+        _i64(seg_off),
+        _i32(seg_lines),
+        out_stats,
+        out_best,
+        out_score,
+    )
+    out: list[SegmentResult | None] = []
+    for best, st, score in zip(out_best.tolist(), out_stats.tolist(), out_score.tolist()):
+        out.append(None if best < 0 else (best, tuple(st), score))
+    return out

@@ -1,0 +1,97 @@
+"""The compiled per-pair path of METEOR 1.5 (:mod:`metricore.metrics.meteor15.fast`).
+
+Against the jar, the parity tests (``test_meteor15_parity.py``) run every case through both
+paths. Here: the compiled path is built where CI runs, it agrees with the Python path (the
+specification it was written from) statistic for statistic on generated corpora dense in
+ties, stems, synonyms, paraphrases and repeated words, lines longer than its 64-word masks
+go to the Python path, and a stale build is refused.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metricore.metrics.meteor15 import compute_meteor_1_5, fast
+from tests.gen_cider_captions import caption_corpus, tokenized_corpus
+
+needs_build = pytest.mark.skipif(fast._fast is None, reason="the C extension is not built here")
+
+# words with stems, synonyms and paraphrases of each other, function words and punctuation
+WORDS = (
+    "a an the of in on to is are and dog dogs puppy puppies man men person people kid child "
+    "children big large small little photo picture image car automobile running runs run ran "
+    "next beside front before sitting sits seated top atop near close by , ."
+).split()
+caption = st.lists(st.sampled_from(WORDS), min_size=0, max_size=14).map(" ".join)
+segment = st.tuples(caption, st.lists(caption, min_size=1, max_size=5))
+
+
+def _both(hyps: list[str], refs: list[list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(fast.ENV_PURE_PYTHON, "1")
+    python = compute_meteor_1_5(hyps, refs)
+    monkeypatch.setenv(fast.ENV_PURE_PYTHON, "0")
+    assert fast.compiled()
+    compiled = compute_meteor_1_5(hyps, refs)
+    assert compiled.statistics == python.statistics
+    assert compiled.best_reference == python.best_reference
+    assert compiled.scores == python.scores
+    assert compiled.meteor == python.meteor
+
+
+def test_extension_is_built_where_ci_runs() -> None:
+    if not os.environ.get("CI"):
+        pytest.skip("checked in CI, where scripts/setup builds the package")
+    assert fast._fast is not None, "scripts/setup did not build metricore.metrics.meteor15._fast"
+    assert fast._stale_build() is None
+    assert fast.compiled()
+
+
+@needs_build
+@settings(max_examples=150, deadline=None)
+@given(st.lists(segment, min_size=1, max_size=6))
+def test_same_statistics_as_the_python_path(rows: list[tuple[str, list[str]]]) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        _both([h for h, _ in rows], [r for _, r in rows], mp)
+
+
+@needs_build
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_same_statistics_on_generated_corpora(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    hyps, refs = tokenized_corpus(400, seed=seed)
+    raw_h, raw_r = caption_corpus(100, seed=seed + 10, rich=1.0)
+    hyps += [h.replace("\n", " ") for h in raw_h]
+    refs += [[r.replace("\n", " ") for r in rs] for rs in raw_r]
+    _both(hyps, refs, monkeypatch)
+
+
+@needs_build
+def test_lines_over_64_words_take_the_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    long = " ".join(["a dog runs on the beach near a man"] * 8)  # 72 words
+    hyps = [long, "a dog", long[:200], "a dog runs"]
+    refs = [["a dog runs"], [long], [long, "a dog"], ["a puppy runs", "dogs run"]]
+    from metricore.metrics.meteor15.matchers import line_info
+    from metricore.metrics.meteor15.score import prepare
+
+    lines = line_info([prepare(t) for t in (hyps[0], refs[0][0], hyps[3], *refs[3])])
+    done = fast.score_segments([(lines[0], [lines[1]]), (lines[2], lines[3:])])
+    assert done[0] is None and done[1] is not None
+    _both(hyps, refs, monkeypatch)
+
+
+@needs_build
+def test_a_stale_build_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert fast._stale_build() is None
+    monkeypatch.setattr(fast._fast, "SOURCE_HASH", "0000000000000000")
+    reason = fast._stale_build()
+    assert reason is not None and "pip install --no-deps -e ." in reason
+
+
+def test_the_environment_variable_selects_the_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(fast.ENV_PURE_PYTHON, "1")
+    assert not fast.compiled()
+    r = compute_meteor_1_5(["a man riding a horse"], [["a man rides a horse", "a horse"]])
+    assert r.scores == [r.meteor] and 0.89 < r.meteor < 0.90

@@ -25,6 +25,11 @@ def test_normalizer_matches_jar() -> None:
     lines = [s.translate(_BREAKS) for s in hyps + [r for rs in refs for r in rs] + tricky]
     lines += coco_tokenize(lines)
     lines += ["U.S.-based Mr. Smith's 1,000.50 $ ... e.g. etc. No. 5", "a -- b – c “d” ‘e’ `f` ''g''"]
+    # one rule's trigger at a time (the normalizer skips the rules whose character is absent),
+    # and the placeholder's own text, which the multi-dot rule rewrites even without ".."
+    lines += ["DOTMULTI.x", "a DOTMULTI. b", "DOTMULTI..", "``a``", "‘b’ c", "a–b", "a--b", "a---b"]
+    lines += ["1,000", "a,b", "a ,b", "1,a", "a,1", "don't", "mcdonald 's", "’s", "1's", "rock'n'roll"]
+    lines += ["a.b.", "etc.", "Mr. x", "x -", "- x", "''", "'", "`", ",", "..."]
     want = stages.jar_lines("norm", lines)
     bad = [(line, w, normalize(line)) for line, w in zip(lines, want) if normalize(line) != w]
     assert not bad, bad[:5]

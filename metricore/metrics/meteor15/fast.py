@@ -14,10 +14,12 @@ takes the Python path. Scores are identical either way.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import warnings
 from collections.abc import Sequence
+from itertools import accumulate
 
 import numpy as np
 
@@ -74,6 +76,13 @@ def _i64(values: list[int]) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=1 << 18)
+def _packed(word: str) -> tuple[int, int, bool, tuple[int, ...]]:
+    """A word's hash, stem hash, function flag and sorted synset ids."""
+    a = word_analysis(word)
+    return a.hash, a.stem_hash, a.function, tuple(sorted(a.synsets))
+
+
 def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[SegmentResult | None]:
     """The best reference of each ``(hypothesis, references)`` segment, as
     :func:`.score.best_line` returns it; ``None`` for a segment the compiled code leaves to
@@ -93,41 +102,20 @@ def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[Segm
             seg_lines.append(k)
         seg_off.append(len(seg_lines))
 
-    words: dict[str, int] = {}
-    hashes: list[int] = []
-    stems: list[int] = []
-    function: list[bool] = []
-    syn_ids: list[int] = []
-    syn_off = [0]
-    line_words: list[int] = []
-    line_off = [0]
-    node_flat: list[int] = []
-    node_off = [0]
-    found: list[int] = []
-    found_off = [0]
-    fpos: list[int] = []
-    fpos_off = [0]
-    for line in lines:
-        for w in line.words:
-            k = words.get(w)
-            if k is None:
-                k = words[w] = len(hashes)
-                a = word_analysis(w)
-                hashes.append(a.hash)
-                stems.append(a.stem_hash)
-                function.append(a.function)
-                syn_ids.extend(sorted(a.synsets))
-                syn_off.append(len(syn_ids))
-            line_words.append(k)
-        line_off.append(len(line_words))
-        for triple in line.nodes:
-            node_flat.extend(triple)
-        node_off.append(len(node_flat) // 3)
-        found.extend(line.found)
-        found_off.append(len(found))
-        for at in line.found_at:
-            fpos.extend(at)
-            fpos_off.append(len(fpos))
+    # comprehensions over flat data: this layout is the Python part of the compiled path
+    vocabulary = list(set().union(*[line.words for line in lines]))
+    words = dict(zip(vocabulary, range(len(vocabulary))))
+    analysed = [_packed(w) for w in vocabulary]
+    syn_ids = [x for a in analysed for x in a[3]]
+    syn_off = [0, *accumulate(len(a[3]) for a in analysed)]
+    line_words = [words[w] for line in lines for w in line.words]
+    line_off = [0, *accumulate(len(line.words) for line in lines)]
+    node_flat = [x for line in lines for triple in line.nodes for x in triple]
+    node_off = [0, *accumulate(len(line.nodes) for line in lines)]
+    found = [pid for line in lines for pid in line.found]
+    found_off = [0, *accumulate(len(line.found) for line in lines)]
+    fpos = [b for line in lines for at in line.found_at for b in at]
+    fpos_off = [0, *accumulate(len(at) for line in lines for at in line.found_at)]
 
     # (trie node, paraphrase id) -> the ranks at which the node emits it, for the nodes the
     # lines reach and the paraphrases they hold (a few thousand entries for 5,000 images)
@@ -149,9 +137,9 @@ def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[Segm
     out_best = np.zeros(n, dtype=np.int32)
     out_score = np.zeros(n, dtype=np.float64)
     _fast.score_segments(
-        _i32(hashes),
-        _i32(stems),
-        np.array(function, dtype=np.uint8),
+        _i32([a[0] for a in analysed]),
+        _i32([a[1] for a in analysed]),
+        np.array([a[2] for a in analysed], dtype=np.uint8),
         _i64(syn_off),
         _i64(syn_ids),
         _i64(line_off),

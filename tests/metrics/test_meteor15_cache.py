@@ -10,7 +10,6 @@ import random
 
 import pytest
 
-from metricore.core.bounded import BoundedCache
 from metricore.metrics.meteor15 import compute_meteor_1_5, matchers, score
 from metricore.metrics.meteor15.paraphrase import load_paraphrases
 from tests.gen_cider_captions import caption_corpus, tokenized_corpus
@@ -30,11 +29,18 @@ def _same_as_jar(jar: meteor15_jar.JarMeteor, hyps: list[str], refs: list[list[s
 
 
 def test_every_cache_is_bounded() -> None:
-    assert isinstance(matchers._GRAMS, BoundedCache)
-    assert matchers._GRAMS.max_entries <= 1 << 20 and matchers._GRAMS.max_chars <= 1 << 24
+    assert matchers._MAX_GRAMS <= 1 << 20
     for f in (matchers._word, matchers.java_hash, score.prepare, load_paraphrases().emitted):
         info = f.cache_info()
         assert info.maxsize is not None and info.maxsize <= 1 << 18, f
+
+
+def test_the_gram_trie_is_cleared_once_over_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matchers, "_MAX_GRAMS", 7)
+    compute_meteor_1_5(["zebra grazing quietly in a green field"], [["a zebra grazes near two trees"]])
+    assert "zebra" in matchers._GRAM_TRIE and matchers._gram_count > 7
+    compute_meteor_1_5(["a red kite"], [["kites fly"]])
+    assert "zebra" not in matchers._GRAM_TRIE and "kite" in matchers._GRAM_TRIE
 
 
 @jar_needed
@@ -47,9 +53,19 @@ def test_warm_caches_from_another_corpus_change_nothing(jar: meteor15_jar.JarMet
 def test_caches_cleared_mid_call_change_nothing(
     jar: meteor15_jar.JarMeteor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a few entries only: the n-gram cache is cleared again and again while lines are walked,
-    # and words are analysed again as the small LRU evicts them
-    monkeypatch.setattr(matchers, "_GRAMS", BoundedCache(max_entries=7, max_chars=40))
+    # the n-gram trie is cleared now and then while lines are walked (as another thread's
+    # call may clear it), and words are analysed again as the small LRU evicts them
+    remember = matchers._remember
+    calls = [0]
+
+    def forgetful(phrase: tuple[str, ...], gram: tuple[int, int] | None) -> None:
+        calls[0] += 1
+        if calls[0] % 7 == 0 and calls[0] < 400:
+            matchers._GRAM_TRIE.clear()
+        remember(phrase, gram)
+
+    matchers._GRAM_TRIE.clear()
+    monkeypatch.setattr(matchers, "_remember", forgetful)
     monkeypatch.setattr(matchers, "_word", functools.lru_cache(maxsize=3)(matchers._word.__wrapped__))
     score.prepare.cache_clear()
     hyps, refs = tokenized_corpus(40, seed=33)
@@ -57,7 +73,7 @@ def test_caches_cleared_mid_call_change_nothing(
     hyps += [h.replace("\n", " ") for h in raw_h]
     refs += [[r.replace("\n", " ") for r in rs] for rs in raw_r]
     _same_as_jar(jar, hyps, refs)
-    assert len(matchers._GRAMS) <= 7
+    assert calls[0] > 400  # the clears happened while the call looked n-grams up
 
 
 @pytest.mark.skipif(stages.unavailable_reason() is not None, reason=str(stages.unavailable_reason()))

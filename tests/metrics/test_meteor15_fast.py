@@ -4,7 +4,8 @@ Against the jar, the parity tests (``test_meteor15_parity.py``) run every case t
 paths. Here: the compiled path is built where CI runs, it agrees with the Python path (the
 specification it was written from) statistic for statistic on generated corpora dense in
 ties, stems, synonyms, paraphrases and repeated words, lines longer than its 64-word masks
-go to the Python path, and a stale build is refused.
+go to the Python path, the C walk of the paraphrase index gives each line what the Python
+walk gives, and a stale build is refused.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricore.metrics.meteor15 import compute_meteor_1_5, fast
+from metricore.metrics.meteor15 import compute_meteor_1_5, fast, matchers, native
 from tests.gen_cider_captions import caption_corpus, tokenized_corpus
 
-needs_build = pytest.mark.skipif(fast._fast is None, reason="the C extension is not built here")
+needs_build = pytest.mark.skipif(native.built() is None, reason="the C extension is not built here")
 
 # words with stems, synonyms and paraphrases of each other, function words and punctuation
 WORDS = (
@@ -45,8 +46,8 @@ def _both(hyps: list[str], refs: list[list[str]], monkeypatch: pytest.MonkeyPatc
 def test_extension_is_built_where_ci_runs() -> None:
     if not os.environ.get("CI"):
         pytest.skip("checked in CI, where scripts/setup builds the package")
-    assert fast._fast is not None, "scripts/setup did not build metricore.metrics.meteor15._fast"
-    assert fast._stale_build() is None
+    assert native.built() is not None, "scripts/setup did not build metricore.metrics.meteor15._fast"
+    assert native.stale_build(native.built()) is None
     assert fast.compiled()
 
 
@@ -84,9 +85,10 @@ def test_lines_over_64_words_take_the_python_path(monkeypatch: pytest.MonkeyPatc
 
 @needs_build
 def test_a_stale_build_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert fast._stale_build() is None
-    monkeypatch.setattr(fast._fast, "SOURCE_HASH", "0000000000000000")
-    reason = fast._stale_build()
+    module = native.built()
+    assert native.stale_build(module) is None
+    monkeypatch.setattr(module, "SOURCE_HASH", "0000000000000000")
+    reason = native.stale_build(module)
     assert reason is not None and "pip install --no-deps -e ." in reason
 
 
@@ -95,3 +97,29 @@ def test_the_environment_variable_selects_the_python_path(monkeypatch: pytest.Mo
     assert not fast.compiled()
     r = compute_meteor_1_5(["a man riding a horse"], [["a man rides a horse", "a horse"]])
     assert r.scores == [r.meteor] and 0.89 < r.meteor < 0.90
+
+
+def _walked(
+    lines: list[tuple[str, ...]], compiled: bool, monkeypatch: pytest.MonkeyPatch, cold: bool = True
+) -> list[tuple]:
+    monkeypatch.setenv(fast.ENV_PURE_PYTHON, "0" if compiled else "1")
+    if cold:  # from an empty trie: the walks go through every round of lookups
+        matchers._GRAM_TRIE.clear()
+    return [(x.nodes, x.found, x.found_at) for x in matchers.line_info(lines)]
+
+
+@needs_build
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_c_walk_gives_what_the_python_walk_gives(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from metricore.metrics.meteor15.score import prepare
+
+    hyps, refs = tokenized_corpus(300, seed=seed)
+    raw_h, raw_r = caption_corpus(60, seed=seed, rich=1.0)
+    texts = hyps + [r for rs in refs for r in rs] + [t.replace("\n", " ") for t in raw_h]
+    texts += [r.replace("\n", " ") for rs in raw_r for r in rs]
+    lines = [prepare(t) for t in texts] + [(), ("a",), tuple("in front of the building".split()) * 3]
+    python = _walked(lines, False, monkeypatch)
+    assert sum(len(p[1]) for p in python) > 1000  # paraphrases were found
+    assert _walked(lines, True, monkeypatch) == python
+    # and with the trie already warm (one round only)
+    assert _walked(lines, True, monkeypatch, cold=False) == python

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from metricore.metrics.meteor15 import compute_meteor_1_5, fast
+from metricore.metrics.meteor15 import compute_meteor_1_5, fast, native
 from metricore.metrics.meteor15.score import format_stats
 from tests.gen_cider_captions import caption_corpus, tokenized_corpus
 from tests.oracles import meteor15_jar
@@ -23,8 +23,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(autouse=True, params=["compiled", "python"])
 def scoring_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every case runs through the compiled per-pair code and through the Python path."""
-    if request.param == "compiled" and fast._fast is None:
+    """Every case runs through the compiled code (walk and per-pair work) and through the
+    Python path."""
+    if request.param == "compiled" and native.built() is None:
         pytest.skip("the C extension is not built here")
     monkeypatch.setenv(fast.ENV_PURE_PYTHON, "1" if request.param == "python" else "0")
     return str(request.param)

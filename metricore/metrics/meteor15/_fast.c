@@ -602,10 +602,148 @@ static PyObject *py_meteor_score(PyObject *self, PyObject *arg) {
     return PyFloat_FromDouble(s);
 }
 
+
+/* ---- the paraphrase-index walk of one line (matchers.Line.walk, whose docstring is the
+ * specification). The trie of n-grams looked up so far is the Python one (matchers:
+ * word -> [gram, children], gram a (node, pid) tuple, None, or the UNKNOWN marker), read
+ * here without building a phrase string. Returns (nodes, found, found_at) as Line keeps
+ * them, or None after adding to `unknown` every n-gram not looked up yet (the line is then
+ * walked again, from the start, once they are). */
+
+typedef struct {
+    long pid;
+    Py_ssize_t first; /* index of its first position in the positions list */
+} FoundPid;
+
+static PyObject *walk_line(PyObject *self, PyObject *args) {
+    PyObject *words, *trie, *unknown_marker, *unknown;
+    int max_phrase;
+    if (!PyArg_ParseTuple(args, "O!O!OO!i", &PyTuple_Type, &words, &PyDict_Type, &trie, &unknown_marker,
+                          &PySet_Type, &unknown, &max_phrase))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(words);
+    int complete = 1;
+    PyObject *nodes = PyList_New(0);
+    /* pid -> its positions: pids in order of first appearance, positions ascending */
+    Vec pids = {NULL, 0, 0, sizeof(long)}, where = {NULL, 0, 0, sizeof(Py_ssize_t)};
+    PyObject *result = NULL;
+    if (!nodes) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int alive = 1;
+        Py_ssize_t last = n - i < max_phrase ? n - i : max_phrase;
+        PyObject *level = trie;
+        Py_ssize_t k = 0;
+        for (;;) {
+            PyObject *e = level ? PyDict_GetItemWithError(level, PyTuple_GET_ITEM(words, i + k)) : NULL;
+            if (!e && PyErr_Occurred()) goto fail;
+            PyObject *g = e ? PyList_GET_ITEM(e, 0) : unknown_marker;
+            if (g == unknown_marker) {
+                PyObject *phrase = PyTuple_GetSlice(words, i, i + k + 1);
+                if (!phrase || PySet_Add(unknown, phrase) < 0) {
+                    Py_XDECREF(phrase);
+                    goto fail;
+                }
+                Py_DECREF(phrase);
+                complete = 0;
+                break;
+            }
+            k++;
+            if (g == Py_None) break;
+            long node = PyLong_AsLong(PyTuple_GET_ITEM(g, 0));
+            long pid = PyLong_AsLong(PyTuple_GET_ITEM(g, 1));
+            if ((node == -1 || pid == -1) && PyErr_Occurred()) goto fail;
+            if (alive) {
+                if (node >= 0) {
+                    PyObject *t = Py_BuildValue("(nnl)", i, k, node);
+                    if (!t || PyList_Append(nodes, t) < 0) {
+                        Py_XDECREF(t);
+                        goto fail;
+                    }
+                    Py_DECREF(t);
+                } else {
+                    alive = 0; /* the jar's trie walk stops here */
+                }
+            }
+            if (pid >= 0 && complete) {
+                long *p = vec_push(&pids);
+                Py_ssize_t *w = vec_push(&where);
+                if (!p || !w) {
+                    PyErr_NoMemory();
+                    goto fail;
+                }
+                *p = pid;
+                *w = i;
+            }
+            if (k == last) break;
+            level = PyList_GET_ITEM(e, 1);
+            if (level == Py_None) level = NULL;
+        }
+    }
+    if (!complete) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto fail; /* not a failure: frees what was built */
+    }
+    {
+        /* group the (pid, position) pairs by pid, pids in order of first appearance */
+        size_t m = pids.len;
+        long *pv = pids.data;
+        Py_ssize_t *wv = where.data;
+        char *taken = calloc(m ? m : 1, 1);
+        PyObject *found = PyList_New(0), *found_at = PyList_New(0);
+        if (!taken || !found || !found_at) {
+            free(taken);
+            Py_XDECREF(found);
+            Py_XDECREF(found_at);
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            goto fail;
+        }
+        int ok = 1;
+        for (size_t a = 0; a < m && ok; a++) {
+            if (taken[a]) continue;
+            Py_ssize_t count = 0;
+            for (size_t b = a; b < m; b++)
+                if (pv[b] == pv[a]) count++;
+            PyObject *at = PyTuple_New(count), *pid = PyLong_FromLong(pv[a]);
+            if (!at || !pid) {
+                Py_XDECREF(at);
+                Py_XDECREF(pid);
+                ok = 0;
+                break;
+            }
+            Py_ssize_t q = 0;
+            for (size_t b = a; b < m; b++)
+                if (pv[b] == pv[a]) {
+                    taken[b] = 1;
+                    PyTuple_SET_ITEM(at, q++, PyLong_FromSsize_t(wv[b]));
+                }
+            ok = PyList_Append(found, pid) == 0 && PyList_Append(found_at, at) == 0;
+            Py_DECREF(pid);
+            Py_DECREF(at);
+        }
+        free(taken);
+        if (ok) {
+            PyObject *nt = PyList_AsTuple(nodes), *ft = PyList_AsTuple(found), *at = PyList_AsTuple(found_at);
+            if (nt && ft && at) result = PyTuple_Pack(3, nt, ft, at);
+            Py_XDECREF(nt);
+            Py_XDECREF(ft);
+            Py_XDECREF(at);
+        }
+        Py_DECREF(found);
+        Py_DECREF(found_at);
+    }
+fail:
+    Py_DECREF(nodes);
+    free(pids.data);
+    free(where.data);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"score_segments", score_segments, METH_VARARGS,
      "Statistics, best reference and score of each segment (see fast.py)."},
     {"meteor_score", py_meteor_score, METH_O, "score.meteor_score of 23 float64 statistics."},
+    {"walk_line", walk_line, METH_VARARGS, "matchers.Line.walk of one line (see walk_line in _fast.c)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fast",

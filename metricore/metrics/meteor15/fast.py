@@ -1,60 +1,28 @@
-"""The compiled path of METEOR 1.5's per-pair work (``_fast.c``), and when it is used.
+"""The compiled path of METEOR 1.5's per-pair work (``_fast.c``; :mod:`.native` says
+when it runs).
 
 :func:`score_segments` lays out what the Python modules computed per line (word hashes,
 stems, synsets and function words of :mod:`.matchers`; the paraphrase trie walk) as flat
 arrays and lets the C code do, for every hypothesis-reference pair, what
-:func:`.matchers.candidate_matches`, :func:`.align.align`, :func:`.score.best_line` do: the
-Python functions stay the specification (their docstrings cite the jar) and the fallback.
-The two are compared on generated corpora and against the jar in the tests.
-
-The extension is built by ``pip install`` when a C compiler is there (``setup.py``, an
-optional extension); without it, or with ``METRICORE_METEOR15_PURE_PYTHON=1``, every pair
-takes the Python path. Scores are identical either way.
+:func:`.matchers.candidate_matches`, :func:`.align.align` and :func:`.score.best_line` do:
+the Python functions stay the specification (their docstrings cite the jar) and the
+fallback. The tests compare both paths with the jar and with each other.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import os
-import warnings
 from collections.abc import Sequence
 from itertools import accumulate
 
 import numpy as np
 
+from metricore.metrics.meteor15 import native
 from metricore.metrics.meteor15.matchers import Line, word_analysis
+from metricore.metrics.meteor15.native import ENV_PURE_PYTHON
 from metricore.metrics.meteor15.paraphrase import load_paraphrases
 
-try:
-    from metricore.metrics.meteor15 import _fast  # type: ignore[attr-defined]
-except ImportError:  # no compiler when the package was installed
-    _fast = None
-
-
-def _stale_build() -> str | None:
-    """Why the built extension must not run: it was compiled from another version of
-    ``_fast.c`` than the one beside it (an editable install whose source changed)."""
-    source = os.path.join(os.path.dirname(__file__), "_fast.c")
-    if _fast is None or not os.path.exists(source):  # a wheel ships no source
-        return None
-    with open(source, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    if getattr(_fast, "SOURCE_HASH", "") != digest:
-        return (
-            "meteor 1.5: the compiled extension is older than its source, so the Python path is "
-            "used; rebuild it with `pip install --no-deps -e .` (or `bash scripts/setup`)"
-        )
-    return None
-
-
-if (_STALE := _stale_build()) is not None:
-    warnings.warn(_STALE, RuntimeWarning, stacklevel=1)
-    _fast = None
-
 __all__ = ["ENV_PURE_PYTHON", "compiled", "score_segments"]
-
-ENV_PURE_PYTHON = "METRICORE_METEOR15_PURE_PYTHON"
 _N_STATS = 23
 # the C code keeps a line's positions in 64-bit masks; longer lines take the Python path
 _MAX_WORDS = 64
@@ -65,7 +33,7 @@ SegmentResult = tuple[int, tuple[float, ...], float]
 
 def compiled() -> bool:
     """Whether pairs are scored by the compiled code."""
-    return _fast is not None and os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
+    return native.compiled() is not None
 
 
 def _i32(values: list[int]) -> np.ndarray:
@@ -87,6 +55,7 @@ def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[Segm
     """The best reference of each ``(hypothesis, references)`` segment, as
     :func:`.score.best_line` returns it; ``None`` for a segment the compiled code leaves to
     the Python path (a line of more than 64 words, or no reference)."""
+    _fast = native.built()
     if _fast is None:
         raise RuntimeError("meteor 1.5: the compiled extension is not built")
     index: dict[int, int] = {}

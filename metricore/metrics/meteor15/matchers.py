@@ -17,7 +17,7 @@ import functools
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from metricore.core.bounded import BoundedCache
+from metricore.metrics.meteor15 import native
 from metricore.metrics.meteor15.data import load_data, synset_ids
 from metricore.metrics.meteor15.normalize import java_lower
 from metricore.metrics.meteor15.paraphrase import MAX_PHRASE, load_paraphrases
@@ -145,13 +145,42 @@ def word_analysis(word: str) -> _Word:
     return _word(word)
 
 
-# n-gram (words joined by a space) -> (trie node, paraphrase id), None when no reference
-# phrase or paraphrase starts with it; the index lookups of one corpus, kept for the next
-# (at most 262,144 n-grams, about 40 MB)
-_GRAMS: BoundedCache[str, tuple[int, int] | None] = BoundedCache(max_entries=1 << 18, max_chars=1 << 23)
+# The index lookups of earlier lines, kept for the next ones: a trie keyed by words (an
+# n-gram's entry is reached one word at a time, without building its string). An entry is
+# [gram, children]; gram is (trie node, paraphrase id) as ParaphraseTable.grams gives it,
+# None when no phrase of the table starts with these words, _UNKNOWN when not looked up.
+# Cleared at the start of a call once it holds more than _MAX_GRAMS n-grams (about 60 MB);
+# within a call it holds at most the n-grams of the call's lines.
+_Entry = list  # [gram, dict[str, _Entry] | None]
+_UNKNOWN = (-2, -2)
+_GRAM_TRIE: dict[str, _Entry] = {}
+_MAX_GRAMS = 1 << 18
+_gram_count = 0
 
 
-_MISSING = (-2, -2)
+def _forget_grams_if_full() -> None:
+    global _gram_count
+    if _gram_count > _MAX_GRAMS:
+        _GRAM_TRIE.clear()
+        _gram_count = 0
+
+
+def _remember(phrase: tuple[str, ...], gram: tuple[int, int] | None) -> None:
+    global _gram_count
+    level = _GRAM_TRIE
+    for w in phrase[:-1]:
+        e = level.get(w)
+        if e is None:  # the trie was cleared since the prefix was looked up
+            e = level[w] = [_UNKNOWN, None]
+        if e[1] is None:
+            e[1] = {}
+        level = e[1]
+    e = level.get(phrase[-1])
+    if e is None:
+        level[phrase[-1]] = [gram, None]
+        _gram_count += 1
+    else:
+        e[0] = gram
 
 
 class Line:
@@ -161,13 +190,14 @@ class Line:
     that the lines of a large corpus add little to every collection.
     """
 
-    __slots__ = ("_done", "found", "found_at", "function", "hashes", "info", "nodes", "rel", "words")
+    __slots__ = ("_done", "_function", "_hashes", "found", "found_at", "info", "nodes", "rel", "words")
 
     def __init__(self, words: tuple[str, ...]) -> None:
         self.words = words
-        info = [_word(w) for w in words]
-        self.hashes = tuple([x.hash for x in info])
-        self.function = tuple([x.function for x in info])
+        # the Python path's word hashes and function-word flags, made on first use (the
+        # compiled path reads the words' analyses directly)
+        self._hashes: tuple[int, ...] | None = None
+        self._function: tuple[bool, ...] | None = None
         # set by walk(): (start, word count, trie node) of every node the trie walks reach,
         # in the jar's order; the ids of the paraphrases the line contains, and the positions
         # (ascending) of each (tuples, not a dict, so the collector stops tracking them)
@@ -180,6 +210,18 @@ class Line:
         # each word, and reference word -> what the one-word matchers find for it
         self.info: tuple[_Word, ...] | None = None
         self.rel: dict[str, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] | None = None
+
+    @property
+    def hashes(self) -> tuple[int, ...]:
+        if self._hashes is None:
+            self._hashes = tuple([_word(w).hash for w in self.words])
+        return self._hashes
+
+    @property
+    def function(self) -> tuple[bool, ...]:
+        if self._function is None:
+            self._function = tuple([_word(w).function for w in self.words])
+        return self._function
 
     def relate(self, word: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
         """The positions the exact module matches ``word`` (a reference word) to, and the
@@ -206,34 +248,34 @@ class Line:
         self.rel[word] = r
         return r
 
-    def walk(self, looked_up: dict[str, tuple[int, int] | None], unknown: set[str]) -> bool:
+    def walk(self, unknown: set[tuple[str, ...]]) -> bool:
         """Walk the paraphrase index from every position; ``False`` when some position met
-        an n-gram that is neither in the cache nor in ``looked_up`` (added to ``unknown``):
-        that position is walked again on the next call."""
+        an n-gram not looked up yet (added to ``unknown``): that position is walked again
+        on the next call."""
         words = self.words
         n = len(words)
-        get = _GRAMS.get
         done = self._done
         if done is None:
             done = self._done = [None] * n
         complete = True
+        root = _GRAM_TRIE
         for i in range(n):
             if done[i] is not None:
                 continue
             alive = True
-            phrase = words[i]
             last = n - i if n - i < MAX_PHRASE else MAX_PHRASE
-            k = 1
             nodes: list[tuple[int, int, int]] = []
             pids: list[int] = []
+            level: dict[str, _Entry] | None = root
+            k = 0
             while True:
-                g = get(phrase, _MISSING)
-                if g is _MISSING:
-                    g = looked_up.get(phrase, _MISSING)
-                    if g is _MISSING:
-                        unknown.add(phrase)
-                        complete = False
-                        break
+                e = level.get(words[i + k]) if level is not None else None
+                g = _UNKNOWN if e is None else e[0]
+                if g is _UNKNOWN:
+                    unknown.add(words[i : i + k + 1])
+                    complete = False
+                    break
+                k += 1
                 if g is None:  # no phrase of the table starts with these words
                     done[i] = (nodes, pids)
                     break
@@ -248,8 +290,7 @@ class Line:
                 if k == last:
                     done[i] = (nodes, pids)
                     break
-                phrase = phrase + " " + words[i + k]
-                k += 1
+                level = e[1]  # type: ignore[index]
         if not complete:
             return False
         self._done = None
@@ -272,6 +313,7 @@ class Line:
 
 def line_info(lines: Sequence[tuple[str, ...]]) -> list[Line]:
     """The :class:`Line` of each line; equal word tuples share one."""
+    _forget_grams_if_full()
     made: dict[tuple[str, ...], Line] = {}
     out = []
     for words in lines:
@@ -281,15 +323,26 @@ def line_info(lines: Sequence[tuple[str, ...]]) -> list[Line]:
         out.append(line)
     # walk every line; the n-grams met for the first time are looked up together, and the
     # lines that met them walked again (each round reaches at least one word further)
-    looked_up: dict[str, tuple[int, int] | None] = {}
     todo = list(made.values())
+    compiled = native.compiled()
     while todo:
-        unknown: set[str] = set()
-        todo = [line for line in todo if not line.walk(looked_up, unknown)]
+        unknown: set[tuple[str, ...]] = set()
+        if compiled is None:
+            todo = [line for line in todo if not line.walk(unknown)]
+        else:  # the same walk in C (a line met unknown n-grams is walked again whole)
+            walk, rest = compiled.walk_line, []
+            for line in todo:
+                walked = walk(line.words, _GRAM_TRIE, _UNKNOWN, unknown, MAX_PHRASE)
+                if walked is None:
+                    rest.append(line)
+                else:
+                    line.nodes, line.found, line.found_at = walked
+            todo = rest
         if unknown:
             phrases = sorted(unknown)
-            for phrase, g in zip(phrases, load_paraphrases().grams(phrases)):
-                looked_up[phrase] = _GRAMS[phrase] = g
+            grams = load_paraphrases().grams([" ".join(p) for p in phrases])
+            for phrase, g in zip(phrases, grams):
+                _remember(phrase, g)
     return out
 
 

@@ -38,12 +38,17 @@ typedef struct {
 typedef struct {
     int64_t rank;
     uint64_t u1, u2;
-    int32_t idx, last_end, chain, seq;
+    int32_t idx, last_end, chain;
 } Path;
 
 typedef struct {
     int32_t match, parent;
 } Chain;
+
+typedef struct {
+    Path p[BEAM_SIZE];
+    int len;
+} Beam;
 
 /* growable arrays of the work space, reused across pairs */
 typedef struct {
@@ -86,14 +91,27 @@ typedef struct {
     const int32_t *hit_ranks;
     Py_ssize_t n_hits;
     const uint8_t *phrase_words;
+    /* per word, a 256-bit signature of its synsets: disjoint signatures, disjoint synsets */
+    uint64_t *syn_sig;
 } Data;
+
+static uint64_t *synset_signatures(const int64_t *syn_off, const int64_t *syn_ids, Py_ssize_t n_words) {
+    uint64_t *sig = calloc((size_t)(n_words ? n_words : 1) * 4, sizeof(uint64_t));
+    if (!sig) return NULL;
+    for (Py_ssize_t w = 0; w < n_words; w++)
+        for (int64_t k = syn_off[w]; k < syn_off[w + 1]; k++) {
+            unsigned bit = (unsigned)(((uint64_t)syn_ids[k] * 0x9E3779B97F4A7C15ULL) >> 56);
+            sig[4 * w + (bit >> 6)] |= (uint64_t)1 << (bit & 63);
+        }
+    return sig;
+}
 
 typedef struct {
     Vec matches;  /* Match, in append order */
     Vec order;    /* int32: match indices grouped by reference position */
-    Vec paths, next;
     Vec chain;
     Vec hits;     /* int64: rank << 32 | pid */
+    Beam beams[2];
 } Work;
 
 static int line_len(const Data *d, int32_t line) {
@@ -101,6 +119,8 @@ static int line_len(const Data *d, int32_t line) {
 }
 
 static int synsets_meet(const Data *d, int32_t a, int32_t b) {
+    const uint64_t *sa = d->syn_sig + 4 * (size_t)a, *sb = d->syn_sig + 4 * (size_t)b;
+    if (!((sa[0] & sb[0]) | (sa[1] & sb[1]) | (sa[2] & sb[2]) | (sa[3] & sb[3]))) return 0;
     const int64_t *x = d->syn_ids + d->syn_off[a], *xe = d->syn_ids + d->syn_off[a + 1];
     const int64_t *y = d->syn_ids + d->syn_off[b], *ye = d->syn_ids + d->syn_off[b + 1];
     while (x < xe && y < ye) {
@@ -142,6 +162,19 @@ static int64_t hit_find(const Data *d, int64_t key) {
     return (lo < d->n_hits && d->hit_keys[lo] == key) ? lo : -1;
 }
 
+/* whether the node emits any paraphrase a line of the call holds (one search per node
+ * instead of one per node and paraphrase) */
+static int node_has_hits(const Data *d, int32_t node) {
+    int64_t key = (int64_t)node << 32;
+    Py_ssize_t lo = 0, hi = d->n_hits;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (d->hit_keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < d->n_hits && (d->hit_keys[lo] >> 32) == node;
+}
+
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
@@ -154,6 +187,7 @@ static int paraphrase_matches(const Data *d, Work *w, int32_t source, int32_t ot
     if (f0 == f1) return 0;
     for (int64_t k = d->node_off[source]; k < d->node_off[source + 1]; k++) {
         int32_t a = d->nodes[3 * k], length = d->nodes[3 * k + 1], node = d->nodes[3 * k + 2];
+        if (!node_has_hits(d, node)) continue;
         w->hits.len = 0;
         for (int64_t f = f0; f < f1; f++) {
             int32_t pid = d->found[f];
@@ -181,17 +215,24 @@ static int paraphrase_matches(const Data *d, Work *w, int32_t source, int32_t ot
     return 0;
 }
 
-static int cmp_path(const void *a, const void *b) {
-    const Path *x = a, *y = b;
-    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
+/* The beam after each position: the first BEAM_SIZE paths of the jar's stable sort
+ * (Collections.sort by rank, then truncation), kept sorted while paths are made. A new path
+ * goes after every kept path of equal rank (it was made later), and is dropped when BEAM_SIZE
+ * kept paths rank before or equal to it: exactly the sort-then-truncate of the Python path. */
+
+/* where a path of this rank would go, or -1 when the beam is full of paths not after it */
+static int beam_slot(const Beam *b, int64_t rank) {
+    if (b->len == BEAM_SIZE && b->p[BEAM_SIZE - 1].rank <= rank) return -1;
+    int q = b->len;
+    while (q > 0 && b->p[q - 1].rank > rank) q--;
+    return q;
 }
 
-/* Java's Collections.sort is stable: sort by rank, then by the order paths were made */
-static void sort_paths(Vec *v) {
-    Path *p = v->data;
-    for (size_t i = 0; i < v->len; i++) p[i].seq = (int32_t)i;
-    qsort(p, v->len, sizeof(Path), cmp_path);
+static void beam_put(Beam *b, int q, const Path *path) {
+    int keep = b->len < BEAM_SIZE ? b->len : BEAM_SIZE - 1;
+    memmove(&b->p[q + 1], &b->p[q], sizeof(Path) * (size_t)(keep - q));
+    b->p[q] = *path;
+    if (b->len < BEAM_SIZE) b->len++;
 }
 
 typedef struct {
@@ -229,23 +270,18 @@ static int resolve(const Data *d, Work *w, PairState *s, int n, int n1, uint64_t
             idx += 1;
         }
     }
-    w->next.len = 0;
+    Beam *cur = &w->beams[0], *nxt = &w->beams[1];
     w->chain.len = 0;
-    Path *p0 = vec_push(&w->next);
-    if (!p0) return -1;
-    *p0 = (Path){rank, used1, used2, idx, last_end, -1, 0};
+    nxt->len = 1;
+    nxt->p[0] = (Path){rank, used1, used2, idx, last_end, -1};
     for (int current = first; current < n; current++) {
-        Vec tmp = w->paths;
-        w->paths = w->next;
-        w->next = tmp;
-        w->next.len = 0;
-        if (w->paths.len > 1) {
-            sort_paths(&w->paths);
-            if (w->paths.len > BEAM_SIZE) w->paths.len = BEAM_SIZE;
-        }
+        Beam *t = cur;
+        cur = nxt;
+        nxt = t;
+        nxt->len = 0;
         uint64_t bit = (uint64_t)1 << current;
-        for (size_t q = 0; q < w->paths.len; q++) {
-            Path path = ((Path *)w->paths.data)[q];
+        for (int q = 0; q < cur->len; q++) {
+            Path path = cur->p[q];
             if (path.u2 & bit) {
                 if (current >= path.idx) {
                     int32_t f = s->fixed[current];
@@ -256,9 +292,8 @@ static int resolve(const Data *d, Work *w, PairState *s, int n, int n1, uint64_t
                     path.idx = m->end2;
                     path.last_end = m->end1;
                 }
-                Path *o = vec_push(&w->next);
-                if (!o) return -1;
-                *o = path;
+                int slot = beam_slot(nxt, path.rank);
+                if (slot >= 0) beam_put(nxt, slot, &path);
                 continue;
             }
             int64_t r0 = path.rank;
@@ -267,14 +302,16 @@ static int resolve(const Data *d, Work *w, PairState *s, int n, int n1, uint64_t
                 if ((path.u2 & m->mask2) || (path.u1 & m->mask1)) continue;
                 int64_t r = r0 - m->gain * point;
                 if (path.last_end != -1 && m->match_start != path.last_end) r += chunk;
-                Chain *ch = vec_push(&w->chain);
-                if (!ch) return -1;
-                ch->match = order[c];
-                ch->parent = path.chain;
-                Path *o = vec_push(&w->next);
-                if (!o) return -1;
-                *o = (Path){r, path.u1 | m->mask1, path.u2 | m->mask2, m->end2, m->end1,
-                            (int32_t)(w->chain.len - 1), 0};
+                int slot = beam_slot(nxt, r);
+                if (slot >= 0) {
+                    Chain *ch = vec_push(&w->chain);
+                    if (!ch) return -1;
+                    ch->match = order[c];
+                    ch->parent = path.chain;
+                    Path np = {r, path.u1 | m->mask1, path.u2 | m->mask2, m->end2, m->end1,
+                               (int32_t)(w->chain.len - 1)};
+                    beam_put(nxt, slot, &np);
+                }
                 r0 += m->distance; /* sic: the parent's distance (see align.py) */
             }
             if (path.last_end != -1) {
@@ -283,27 +320,27 @@ static int resolve(const Data *d, Work *w, PairState *s, int n, int n1, uint64_t
             }
             path.rank = r0;
             path.idx = path.idx + 1;
-            Path *o = vec_push(&w->next);
-            if (!o) return -1;
-            *o = path;
+            int slot = beam_slot(nxt, path.rank);
+            if (slot >= 0) beam_put(nxt, slot, &path);
         }
-        if (w->next.len == 0) {
-            Path *o = vec_push(&w->next);
-            if (!o) return -1;
-            *o = ((Path *)w->paths.data)[0];
+        if (nxt->len == 0) { /* the jar keeps the best path of the previous position */
+            nxt->len = 1;
+            nxt->p[0] = cur->p[0];
         }
     }
-    Vec *fin = &w->next;
-    if (fin->len > 1) {
-        sort_paths(fin);
-        if (fin->len > BEAM_SIZE) fin->len = BEAM_SIZE;
+    /* the last chunk of each path, then the first path of the stable sort: the first one of
+     * least rank */
+    int best = 0;
+    int64_t best_rank = 0;
+    for (int q = 0; q < nxt->len; q++) {
+        int64_t r = nxt->p[q].rank + (nxt->p[q].last_end != -1 ? chunk : 0);
+        if (q == 0 || r < best_rank) {
+            best = q;
+            best_rank = r;
+        }
     }
-    Path *pp = fin->data;
-    for (size_t q = 0; q < fin->len; q++)
-        if (pp[q].last_end != -1) pp[q].rank += chunk;
-    if (fin->len > 1) sort_paths(fin);
     memcpy(s->chosen, s->fixed, sizeof(int32_t) * n);
-    for (int32_t c = pp[0].chain; c >= 0; c = ((Chain *)w->chain.data)[c].parent) {
+    for (int32_t c = nxt->p[best].chain; c >= 0; c = ((Chain *)w->chain.data)[c].parent) {
         int32_t mi = ((Chain *)w->chain.data)[c].match;
         s->chosen[ms[mi].start] = mi;
     }
@@ -533,11 +570,15 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "_fast.score_segments: output sizes disagree with seg_off");
             goto done;
         }
+        d.syn_sig = synset_signatures(d.syn_off, d.syn_ids, bufs[0].b.len / 4);
+        if (!d.syn_sig) {
+            PyErr_NoMemory();
+            goto done;
+        }
         Work w;
         memset(&w, 0, sizeof(w));
         w.matches.item = sizeof(Match);
         w.order.item = sizeof(int32_t);
-        w.paths.item = w.next.item = sizeof(Path);
         w.chain.item = sizeof(Chain);
         w.hits.item = sizeof(int64_t);
         int failed = 0;
@@ -572,10 +613,9 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
         Py_END_ALLOW_THREADS
         free(w.matches.data);
         free(w.order.data);
-        free(w.paths.data);
-        free(w.next.data);
         free(w.chain.data);
         free(w.hits.data);
+        free(d.syn_sig);
         if (failed) {
             PyErr_NoMemory();
             goto done;
@@ -606,14 +646,15 @@ static PyObject *py_meteor_score(PyObject *self, PyObject *arg) {
 /* ---- the paraphrase-index walk of one line (matchers.Line.walk, whose docstring is the
  * specification). The trie of n-grams looked up so far is the Python one (matchers:
  * word -> [gram, children], gram a (node, pid) tuple, None, or the UNKNOWN marker), read
- * here without building a phrase string. Returns (nodes, found, found_at) as Line keeps
- * them, or None after adding to `unknown` every n-gram not looked up yet (the line is then
- * walked again, from the start, once they are). */
+ * here without building a phrase string. Returns what Line keeps, packed as four bytes
+ * objects of native int32 (matchers.Line.packed): the (start, words, node) triples, the
+ * paraphrase ids found (in order of first appearance), how many positions each has, and
+ * those positions (ascending per id). Or None, after adding to `unknown` every n-gram not
+ * looked up yet: the line is then walked again, from the start, once they are. */
 
-typedef struct {
-    long pid;
-    Py_ssize_t first; /* index of its first position in the positions list */
-} FoundPid;
+static PyObject *int32_bytes(const int32_t *v, size_t n) {
+    return PyBytes_FromStringAndSize((const char *)v, (Py_ssize_t)(n * sizeof(int32_t)));
+}
 
 static PyObject *walk_line(PyObject *self, PyObject *args) {
     PyObject *words, *trie, *unknown_marker, *unknown;
@@ -623,11 +664,11 @@ static PyObject *walk_line(PyObject *self, PyObject *args) {
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(words);
     int complete = 1;
-    PyObject *nodes = PyList_New(0);
-    /* pid -> its positions: pids in order of first appearance, positions ascending */
-    Vec pids = {NULL, 0, 0, sizeof(long)}, where = {NULL, 0, 0, sizeof(Py_ssize_t)};
+    /* nodes: int32 triples; pids and where: each paraphrase id met, and its position */
+    Vec nodes = {NULL, 0, 0, sizeof(int32_t)}, pids = {NULL, 0, 0, sizeof(int32_t)},
+        where = {NULL, 0, 0, sizeof(int32_t)};
+    int32_t *found = NULL, *counts = NULL, *positions = NULL;
     PyObject *result = NULL;
-    if (!nodes) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         int alive = 1;
         Py_ssize_t last = n - i < max_phrase ? n - i : max_phrase;
@@ -635,13 +676,13 @@ static PyObject *walk_line(PyObject *self, PyObject *args) {
         Py_ssize_t k = 0;
         for (;;) {
             PyObject *e = level ? PyDict_GetItemWithError(level, PyTuple_GET_ITEM(words, i + k)) : NULL;
-            if (!e && PyErr_Occurred()) goto fail;
+            if (!e && PyErr_Occurred()) goto done;
             PyObject *g = e ? PyList_GET_ITEM(e, 0) : unknown_marker;
             if (g == unknown_marker) {
                 PyObject *phrase = PyTuple_GetSlice(words, i, i + k + 1);
                 if (!phrase || PySet_Add(unknown, phrase) < 0) {
                     Py_XDECREF(phrase);
-                    goto fail;
+                    goto done;
                 }
                 Py_DECREF(phrase);
                 complete = 0;
@@ -651,28 +692,26 @@ static PyObject *walk_line(PyObject *self, PyObject *args) {
             if (g == Py_None) break;
             long node = PyLong_AsLong(PyTuple_GET_ITEM(g, 0));
             long pid = PyLong_AsLong(PyTuple_GET_ITEM(g, 1));
-            if ((node == -1 || pid == -1) && PyErr_Occurred()) goto fail;
-            if (alive) {
-                if (node >= 0) {
-                    PyObject *t = Py_BuildValue("(nnl)", i, k, node);
-                    if (!t || PyList_Append(nodes, t) < 0) {
-                        Py_XDECREF(t);
-                        goto fail;
+            if ((node == -1 || pid == -1) && PyErr_Occurred()) goto done;
+            if (complete) { /* an incomplete line's result is thrown away */
+                if (alive) {
+                    if (node >= 0) {
+                        if (vec_reserve(&nodes, nodes.len + 3)) goto nomem;
+                        int32_t *t = (int32_t *)nodes.data + nodes.len;
+                        t[0] = (int32_t)i;
+                        t[1] = (int32_t)k;
+                        t[2] = (int32_t)node;
+                        nodes.len += 3;
+                    } else {
+                        alive = 0; /* the jar's trie walk stops here */
                     }
-                    Py_DECREF(t);
-                } else {
-                    alive = 0; /* the jar's trie walk stops here */
                 }
-            }
-            if (pid >= 0 && complete) {
-                long *p = vec_push(&pids);
-                Py_ssize_t *w = vec_push(&where);
-                if (!p || !w) {
-                    PyErr_NoMemory();
-                    goto fail;
+                if (pid >= 0) {
+                    int32_t *p = vec_push(&pids), *w = vec_push(&where);
+                    if (!p || !w) goto nomem;
+                    *p = (int32_t)pid;
+                    *w = (int32_t)i;
                 }
-                *p = pid;
-                *w = i;
             }
             if (k == last) break;
             level = PyList_GET_ITEM(e, 1);
@@ -682,60 +721,51 @@ static PyObject *walk_line(PyObject *self, PyObject *args) {
     if (!complete) {
         Py_INCREF(Py_None);
         result = Py_None;
-        goto fail; /* not a failure: frees what was built */
+        goto done;
     }
     {
         /* group the (pid, position) pairs by pid, pids in order of first appearance */
-        size_t m = pids.len;
-        long *pv = pids.data;
-        Py_ssize_t *wv = where.data;
+        size_t m = pids.len, n_found = 0, n_pos = 0;
+        const int32_t *pv = pids.data, *wv = where.data;
+        found = malloc((m ? m : 1) * sizeof(int32_t));
+        counts = malloc((m ? m : 1) * sizeof(int32_t));
+        positions = malloc((m ? m : 1) * sizeof(int32_t));
         char *taken = calloc(m ? m : 1, 1);
-        PyObject *found = PyList_New(0), *found_at = PyList_New(0);
-        if (!taken || !found || !found_at) {
+        if (!found || !counts || !positions || !taken) {
             free(taken);
-            Py_XDECREF(found);
-            Py_XDECREF(found_at);
-            if (!PyErr_Occurred()) PyErr_NoMemory();
-            goto fail;
+            goto nomem;
         }
-        int ok = 1;
-        for (size_t a = 0; a < m && ok; a++) {
+        for (size_t a = 0; a < m; a++) {
             if (taken[a]) continue;
-            Py_ssize_t count = 0;
-            for (size_t b = a; b < m; b++)
-                if (pv[b] == pv[a]) count++;
-            PyObject *at = PyTuple_New(count), *pid = PyLong_FromLong(pv[a]);
-            if (!at || !pid) {
-                Py_XDECREF(at);
-                Py_XDECREF(pid);
-                ok = 0;
-                break;
-            }
-            Py_ssize_t q = 0;
+            int32_t c = 0;
             for (size_t b = a; b < m; b++)
                 if (pv[b] == pv[a]) {
                     taken[b] = 1;
-                    PyTuple_SET_ITEM(at, q++, PyLong_FromSsize_t(wv[b]));
+                    positions[n_pos++] = wv[b];
+                    c++;
                 }
-            ok = PyList_Append(found, pid) == 0 && PyList_Append(found_at, at) == 0;
-            Py_DECREF(pid);
-            Py_DECREF(at);
+            found[n_found] = pv[a];
+            counts[n_found++] = c;
         }
         free(taken);
-        if (ok) {
-            PyObject *nt = PyList_AsTuple(nodes), *ft = PyList_AsTuple(found), *at = PyList_AsTuple(found_at);
-            if (nt && ft && at) result = PyTuple_Pack(3, nt, ft, at);
-            Py_XDECREF(nt);
-            Py_XDECREF(ft);
-            Py_XDECREF(at);
-        }
-        Py_DECREF(found);
-        Py_DECREF(found_at);
+        PyObject *b0 = int32_bytes(nodes.data, nodes.len), *b1 = int32_bytes(found, n_found),
+                 *b2 = int32_bytes(counts, n_found), *b3 = int32_bytes(positions, n_pos);
+        if (b0 && b1 && b2 && b3) result = PyTuple_Pack(4, b0, b1, b2, b3);
+        Py_XDECREF(b0);
+        Py_XDECREF(b1);
+        Py_XDECREF(b2);
+        Py_XDECREF(b3);
     }
-fail:
-    Py_DECREF(nodes);
+    goto done;
+nomem:
+    PyErr_NoMemory();
+done:
+    free(nodes.data);
     free(pids.data);
     free(where.data);
+    free(found);
+    free(counts);
+    free(positions);
     return result;
 }
 

@@ -51,6 +51,16 @@ def _packed(word: str) -> tuple[int, int, bool, tuple[int, ...]]:
     return a.hash, a.stem_hash, a.function, tuple(sorted(a.synsets))
 
 
+def _pack(line: Line) -> tuple[bytes, bytes, bytes, bytes]:
+    """What the C walk gives (:attr:`.matchers.Line.packed`) for a line the Python walk did."""
+    return (
+        _i32([x for t in line.nodes for x in t]).tobytes(),
+        _i32(list(line.found)).tobytes(),
+        _i32([len(at) for at in line.found_at]).tobytes(),
+        _i32([b for at in line.found_at for b in at]).tobytes(),
+    )
+
+
 def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[SegmentResult | None]:
     """The best reference of each ``(hypothesis, references)`` segment, as
     :func:`.score.best_line` returns it; ``None`` for a segment the compiled code leaves to
@@ -79,19 +89,22 @@ def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[Segm
     syn_off = [0, *accumulate(len(a[3]) for a in analysed)]
     line_words = [words[w] for line in lines for w in line.words]
     line_off = [0, *accumulate(len(line.words) for line in lines)]
-    node_flat = [x for line in lines for triple in line.nodes for x in triple]
-    node_off = [0, *accumulate(len(line.nodes) for line in lines)]
-    found = [pid for line in lines for pid in line.found]
-    found_off = [0, *accumulate(len(line.found) for line in lines)]
-    fpos = [b for line in lines for at in line.found_at for b in at]
-    fpos_off = [0, *accumulate(len(at) for line in lines for at in line.found_at)]
+    packs = [line.packed if line.packed is not None else _pack(line) for line in lines]
+    node_flat = np.frombuffer(b"".join([p[0] for p in packs]), dtype=np.int32)
+    node_off = _i64([0, *accumulate(len(p[0]) // 12 for p in packs)])
+    found = np.frombuffer(b"".join([p[1] for p in packs]), dtype=np.int32)
+    found_off = _i64([0, *accumulate(len(p[1]) // 4 for p in packs)])
+    counts = np.frombuffer(b"".join([p[2] for p in packs]), dtype=np.int32)
+    fpos = np.frombuffer(b"".join([p[3] for p in packs]), dtype=np.int32)
+    fpos_off = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=fpos_off[1:])
 
     # (trie node, paraphrase id) -> the ranks at which the node emits it, for the nodes the
     # lines reach and the paraphrases they hold (a few thousand entries for 5,000 images)
     table = load_paraphrases()
-    held = frozenset(found)
+    held = frozenset(np.unique(found).tolist())
     hits: list[tuple[int, tuple[int, ...]]] = []
-    for node in {triple[2] for line in lines for triple in line.nodes}:
+    for node in np.unique(node_flat[2::3]).tolist():
         pids, ranks = table.emitted(node)
         hits.extend(((node << 32) | pid, ranks[pid]) for pid in pids.intersection(held))
     hits.sort()
@@ -113,12 +126,12 @@ def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[Segm
         _i64(syn_ids),
         _i64(line_off),
         _i32(line_words),
-        _i64(node_off),
-        _i32(node_flat),
-        _i64(found_off),
-        _i32(found),
-        _i64(fpos_off),
-        _i32(fpos),
+        node_off,
+        node_flat,
+        found_off,
+        found,
+        fpos_off,
+        fpos,
         np.array([k for k, _ in hits], dtype=np.int64),
         _i64(hit_off),
         _i32(hit_ranks),

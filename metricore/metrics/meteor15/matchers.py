@@ -17,6 +17,8 @@ import functools
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
+import numpy as np
+
 from metricore.metrics.meteor15 import native
 from metricore.metrics.meteor15.data import load_data, synset_ids
 from metricore.metrics.meteor15.normalize import java_lower
@@ -190,7 +192,18 @@ class Line:
     that the lines of a large corpus add little to every collection.
     """
 
-    __slots__ = ("_done", "_function", "_hashes", "found", "found_at", "info", "nodes", "rel", "words")
+    __slots__ = (
+        "_done",
+        "_found",
+        "_found_at",
+        "_function",
+        "_hashes",
+        "_nodes",
+        "info",
+        "packed",
+        "rel",
+        "words",
+    )
 
     def __init__(self, words: tuple[str, ...]) -> None:
         self.words = words
@@ -200,16 +213,50 @@ class Line:
         self._function: tuple[bool, ...] | None = None
         # set by walk(): (start, word count, trie node) of every node the trie walks reach,
         # in the jar's order; the ids of the paraphrases the line contains, and the positions
-        # (ascending) of each (tuples, not a dict, so the collector stops tracking them)
-        self.nodes: tuple[tuple[int, int, int], ...] = ()
-        self.found: tuple[int, ...] = ()
-        self.found_at: tuple[tuple[int, ...], ...] = ()
+        # (ascending) of each (tuples, not a dict, so the collector stops tracking them).
+        # The C walk keeps them packed instead (four int32 byte strings: the triples, the ids,
+        # each id's position count, the positions), unpacked here on first use.
+        self._nodes: tuple[tuple[int, int, int], ...] | None = None
+        self._found: tuple[int, ...] = ()
+        self._found_at: tuple[tuple[int, ...], ...] = ()
+        self.packed: tuple[bytes, bytes, bytes, bytes] | None = None
         # while n-grams are looked up: per position, its (nodes, paraphrase ids) once walked
         self._done: list[tuple[list[tuple[int, int, int]], list[int]] | None] | None = None
         # as a hypothesis (created on first use: references need none): the analysis of
         # each word, and reference word -> what the one-word matchers find for it
         self.info: tuple[_Word, ...] | None = None
         self.rel: dict[str, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] | None = None
+
+    @property
+    def nodes(self) -> tuple[tuple[int, int, int], ...]:
+        if self._nodes is None:
+            self._unpack()
+        return self._nodes  # type: ignore[return-value]
+
+    @property
+    def found(self) -> tuple[int, ...]:
+        if self._nodes is None:
+            self._unpack()
+        return self._found
+
+    @property
+    def found_at(self) -> tuple[tuple[int, ...], ...]:
+        if self._nodes is None:
+            self._unpack()
+        return self._found_at
+
+    def _unpack(self) -> None:
+        if self.packed is None:  # not walked
+            self._nodes = ()
+            return
+        flat, found, counts, positions = (np.frombuffer(b, dtype=np.int32).tolist() for b in self.packed)
+        self._nodes = tuple(zip(flat[0::3], flat[1::3], flat[2::3]))
+        self._found = tuple(found)
+        at, k = [], 0
+        for c in counts:
+            at.append(tuple(positions[k : k + c]))
+            k += c
+        self._found_at = tuple(at)
 
     @property
     def hashes(self) -> tuple[int, ...]:
@@ -305,9 +352,9 @@ class Line:
                     found[pid] = [i]
                 else:
                     at.append(i)
-        self.nodes = tuple(all_nodes)
-        self.found = tuple(found)
-        self.found_at = tuple([tuple(v) for v in found.values()])
+        self._nodes = tuple(all_nodes)
+        self._found = tuple(found)
+        self._found_at = tuple([tuple(v) for v in found.values()])
         return True
 
 
@@ -336,7 +383,7 @@ def line_info(lines: Sequence[tuple[str, ...]]) -> list[Line]:
                 if walked is None:
                     rest.append(line)
                 else:
-                    line.nodes, line.found, line.found_at = walked
+                    line.packed = walked
             todo = rest
         if unknown:
             phrases = sorted(unknown)

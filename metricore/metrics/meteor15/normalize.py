@@ -79,6 +79,8 @@ def normalize(line: str) -> str:
         s = _CONT4.sub(r"\1 '\2", s)
         s = _CONT5.sub(r"\1 '\2", s)
     words = java_tokens(s)
+    if "." not in s:  # no word ends with a dot: the loop below would only join the words
+        return _finish(" ".join(words) + " ")
     nbp = load_data().nonbreaking
     out = []
     for i, w in enumerate(words):
@@ -97,7 +99,11 @@ def normalize(line: str) -> str:
         else:
             out.append(w)
         out.append(" ")
-    s = "".join(out)
+    return _finish("".join(out))
+
+
+def _finish(s: str) -> str:
+    """The placeholders back to dots, whitespace runs to one space, Java's ``trim``."""
     while "DOTDOTMULTI" in s:
         s = s.replace("DOTDOTMULTI", "DOTMULTI.")
     s = s.replace("DOTMULTI", ".")

@@ -143,7 +143,8 @@ def prepare(text: str) -> tuple[str, ...]:
 
 
 def _split(text: str) -> tuple[str, ...]:
-    return tuple(w for w in text.split(" ") if w)
+    # only called on text whose one whitespace character is the space
+    return tuple(text.split())
 
 
 def _lines(texts: Sequence[str], lines: Mapping[tuple[str, ...], Line] | None) -> list[Line]:

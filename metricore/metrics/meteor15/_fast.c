@@ -650,7 +650,11 @@ static PyObject *py_meteor_score(PyObject *self, PyObject *arg) {
  * objects of native int32 (matchers.Line.packed): the (start, words, node) triples, the
  * paraphrase ids found (in order of first appearance), how many positions each has, and
  * those positions (ascending per id). Or None, after adding to `unknown` every n-gram not
- * looked up yet: the line is then walked again, from the start, once they are. */
+ * looked up yet: the line is then walked again, from the start, once they are.
+ * The GIL is held throughout, and the trie's entries are borrowed: between reading one and
+ * using it no Python object is allocated (an allocation could run a collection, and with it
+ * code that changes the trie); after the one allocating call (an unknown n-gram) the walk
+ * of the position ends and the next one starts again from the root. */
 
 static PyObject *int32_bytes(const int32_t *v, size_t n) {
     return PyBytes_FromStringAndSize((const char *)v, (Py_ssize_t)(n * sizeof(int32_t)));

@@ -48,6 +48,8 @@ __all__ = [
 ]
 
 _METRIC = "meteor"
+# String.trim() strips every char <= U+0020
+_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 _VARIANT = "meteor_1_5"
 
 
@@ -91,8 +93,7 @@ def score_line_parts(hypothesis: str, references: Sequence[str]) -> tuple[str, l
     parts = line.split("|||")
     while parts and parts[-1] == "":
         parts.pop()
-    trim = "".join(chr(c) for c in range(0x21))
-    return parts[-1].strip(trim), [p.strip(trim) for p in parts[1:-1]]
+    return parts[-1].strip(_JAVA_TRIM), [p.strip(_JAVA_TRIM) for p in parts[1:-1]]
 
 
 def _check_line(text: str, where: str) -> None:

@@ -497,12 +497,12 @@ def fingerprint(*columns: object) -> str:
     return h.hexdigest()[:12]
 
 
-def tokenized_corpus(n: int, seed: int) -> tuple[list[str], list[list[str]]]:
+def tokenized_corpus(n: int, seed: int, rich: float = 0.5) -> tuple[list[str], list[list[str]]]:
     """:func:`caption_corpus` PTB-tokenized as ``COCOEvalCap`` tokenizes it (references of all
     images in one call, candidates in another)."""
     from metricore.text.ptb_tokenize import coco_tokenize
 
-    hyps, refs = caption_corpus(n, seed=seed)
+    hyps, refs = caption_corpus(n, seed=seed, rich=rich)
     flat = coco_tokenize([r for rs in refs for r in rs], where="references")
     out, k = [], 0
     for rs in refs:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from metricore.core.result import MetricResult
 from metricore.metrics.meteor15 import compute_meteor_1_5, corpus_statistic
 from metricore.metrics.meteor15.api import score_line_parts
+from metricore.metrics.meteor15.normalize import java_tokens
 from metricore.metrics.meteor15.score import aggregate, meteor_score
 
 WORDS = [
@@ -100,3 +102,15 @@ def test_missing_pycocoevalcap_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModuleNotFoundError, match=r"metricore\[coco\]"):
         data.meteor_dir()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab. \t\n\r\f\x0b\x1c\x1d\x1e\x1f\x85\xa0\u2000\u3000é")), max_size=30
+    )
+)
+def test_java_tokens_split_on_string_tokenizer_delimiters_only(text: str) -> None:
+    # java.util.StringTokenizer's default delimiters are " \t\n\r\f", nothing else
+    want = [t for t in re.split("[ \t\n\r\f]+", text) if t]
+    assert java_tokens(text) == want

@@ -30,6 +30,8 @@ def test_normalizer_matches_jar() -> None:
     lines += ["DOTMULTI.x", "a DOTMULTI. b", "DOTMULTI..", "``a``", "‘b’ c", "a–b", "a--b", "a---b"]
     lines += ["1,000", "a,b", "a ,b", "1,a", "a,1", "don't", "mcdonald 's", "’s", "1's", "rock'n'roll"]
     lines += ["a.b.", "etc.", "Mr. x", "x -", "- x", "''", "'", "`", ",", "..."]
+    # ASCII control characters that Python's str.split() splits on and Java's tokenizer does not
+    lines += ["a\x1fb  c.", "x\x1f y", "tab\tsep 's", "a  b", "a\xa0b"]
     want = stages.jar_lines("norm", lines)
     bad = [(line, w, normalize(line)) for line, w in zip(lines, want) if normalize(line) != w]
     assert not bad, bad[:5]

@@ -39,8 +39,14 @@ _WHITE = re.compile(
 _TOKEN_SPLIT = re.compile("[ \t\n\r\f]+")
 
 
+# what str.split() also splits on, among ASCII characters, but StringTokenizer does not
+_ASCII_SPACE_ONLY_PY = ("\x0b", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
 def java_tokens(line: str) -> list[str]:
     """``java.util.StringTokenizer`` with its default delimiters."""
+    if line.isascii() and not any(c in line for c in _ASCII_SPACE_ONLY_PY):
+        return line.split()  # the same delimiters then, and quicker than the pattern
     return [t for t in _TOKEN_SPLIT.split(line) if t]
 
 
@@ -107,6 +113,8 @@ def _finish(s: str) -> str:
     while "DOTDOTMULTI" in s:
         s = s.replace("DOTDOTMULTI", "DOTMULTI.")
     s = s.replace("DOTMULTI", ".")
+    if s.isascii() and "  " not in s:  # the pattern's one ASCII member is the space
+        return s.strip(_JAVA_TRIM)
     return _WHITE.sub(" ", s).strip(_JAVA_TRIM)
 
 

@@ -123,3 +123,43 @@ def test_the_c_walk_gives_what_the_python_walk_gives(seed: int, monkeypatch: pyt
     assert _walked(lines, True, monkeypatch) == python
     # and with the trie already warm (one round only)
     assert _walked(lines, True, monkeypatch, cold=False) == python
+
+
+def _minimal_inputs() -> list:
+    """One word, one line, one segment (the line against itself), no paraphrases."""
+    import numpy as np
+
+    i32 = lambda v: np.array(v, dtype=np.int32)  # noqa: E731
+    i64 = lambda v: np.array(v, dtype=np.int64)  # noqa: E731
+    return [
+        i32([7]), i32([7]), np.array([0], dtype=np.uint8), i64([0, 0]), i64([]),  # words
+        i64([0, 1]), i32([0]),  # lines
+        i64([0, 0]), i32([]), i64([0, 0]), i32([]), i64([0]), i32([]),  # walks
+        i64([]), i64([0]), i32([]), np.zeros(1, dtype=np.uint8),  # hits, phrase sizes
+        i64([0, 2]), i32([0, 0]),  # segments
+        np.zeros((1, 23)), np.zeros(1, dtype=np.int32), np.zeros(1),  # outputs
+    ]  # fmt: skip
+
+
+@needs_build
+@pytest.mark.parametrize(
+    "position, value, what",
+    [
+        (18, [0, 3], "seg_lines"),  # a line that does not exist
+        (6, [4], "line_words"),  # a word that does not exist
+        (5, [0, 2], "line_off"),  # past the words
+        (17, [1, 2], "seg_off"),  # does not start at 0
+    ],
+)
+def test_inconsistent_arrays_are_refused_before_any_read(position: int, value: list, what: str) -> None:
+    import numpy as np
+
+    module = native.built()
+    args = _minimal_inputs()
+    module.score_segments(*args)
+    assert args[20].tolist() == [0] and args[21].tolist() == [1.0]  # a line against itself
+    args[position] = np.array(value, dtype=args[position].dtype)
+    with pytest.raises(ValueError, match=what):
+        module.score_segments(*args)
+    with pytest.raises(ValueError, match="max_phrase"):
+        module.walk_line(("a",), {}, object(), set(), 0)

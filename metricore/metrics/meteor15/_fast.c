@@ -206,6 +206,11 @@ static int paraphrase_matches(const Data *d, Work *w, int32_t source, int32_t ot
             int32_t size = d->phrase_words[d->found[f]];
             for (int64_t p = d->fpos_off[f]; p < d->fpos_off[f + 1]; p++) {
                 int32_t b = d->fpos[p];
+                /* a span past its line could only come from a 64-bit key collision in the
+                 * index: the segment goes to the Python path rather than past the masks */
+                if (b < 0 || a < 0 || length < 1 || size < 1 || b + size > line_len(d, other) ||
+                    a + length > line_len(d, source))
+                    return -2;
                 int rc = source_is_ref ? add_match(w, a, length, b, size, PARAPHRASE)
                                        : add_match(w, b, size, a, length, PARAPHRASE);
                 if (rc) return -1;
@@ -415,6 +420,7 @@ static int pair_stats(const Data *d, Work *w, int32_t l1, int32_t l2, double *ou
     const int32_t *h = d->line_words + d->line_off[l1], *r = d->line_words + d->line_off[l2];
     int cov1[MAX_WORDS] = {0}, cov2[MAX_WORDS] = {0};
     PairState s;
+    memset(&s, 0, sizeof(s));
     w->matches.len = 0;
     int only_exact = n1 == n2;
     for (int i = 0; only_exact && i < n1; i++)
@@ -435,7 +441,9 @@ static int pair_stats(const Data *d, Work *w, int32_t l1, int32_t l2, double *ou
                 return -1;
     }
     if (!only_exact) {
-        if (paraphrase_matches(d, w, l2, l1, 1) || paraphrase_matches(d, w, l1, l2, 0)) return -1;
+        int rc = paraphrase_matches(d, w, l2, l1, 1);
+        if (!rc) rc = paraphrase_matches(d, w, l1, l2, 0);
+        if (rc) return rc;
     }
     const Match *ms = w->matches.data;
     size_t total = w->matches.len;
@@ -508,6 +516,56 @@ typedef struct {
     int held;
 } Buf;
 
+/* offsets: n_off entries, from 0, never decreasing, ending at total */
+static int offsets_ok(const int64_t *off, Py_ssize_t n_off, Py_ssize_t total) {
+    if (n_off < 1 || off[0] != 0 || off[n_off - 1] != total) return 0;
+    for (Py_ssize_t k = 1; k < n_off; k++)
+        if (off[k] < off[k - 1]) return 0;
+    return 1;
+}
+
+static int ids_ok(const int32_t *ids, Py_ssize_t n, Py_ssize_t bound) {
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (ids[k] < 0 || ids[k] >= bound) return 0;
+    return 1;
+}
+
+/* every offset and index the pair code follows is checked once, before the GIL is
+ * released: a malformed call is a ValueError, never a read out of bounds */
+static int check_inputs(const Data *d, const Buf *bufs, const int64_t *seg_off, const int32_t *seg_lines,
+                        Py_ssize_t n_seg) {
+    Py_ssize_t n_words = bufs[0].b.len / 4, n_lines = bufs[5].b.len / 8 - 1;
+    Py_ssize_t n_found = bufs[10].b.len / 4, n_nodes = bufs[8].b.len / 4;
+    const char *bad = NULL;
+    if (bufs[1].b.len / 4 != n_words || bufs[2].b.len != n_words || bufs[3].b.len / 8 != n_words + 1)
+        bad = "word arrays";
+    else if (!offsets_ok(d->syn_off, n_words + 1, bufs[4].b.len / 8))
+        bad = "syn_off";
+    else if (n_lines < 0 || !offsets_ok(d->line_off, n_lines + 1, bufs[6].b.len / 4))
+        bad = "line_off";
+    else if (!ids_ok(d->line_words, bufs[6].b.len / 4, n_words))
+        bad = "line_words";
+    else if (n_nodes % 3 || bufs[7].b.len / 8 != n_lines + 1 || !offsets_ok(d->node_off, n_lines + 1, n_nodes / 3))
+        bad = "node_off";
+    else if (bufs[9].b.len / 8 != n_lines + 1 || !offsets_ok(d->found_off, n_lines + 1, n_found))
+        bad = "found_off";
+    else if (!ids_ok(d->found, n_found, bufs[16].b.len))
+        bad = "found";
+    else if (!offsets_ok(d->fpos_off, n_found + 1, bufs[12].b.len / 4))
+        bad = "fpos_off";
+    else if (!offsets_ok(d->hit_off, d->n_hits + 1, bufs[15].b.len / 4))
+        bad = "hit_off";
+    else if (!offsets_ok(seg_off, n_seg + 1, bufs[18].b.len / 4))
+        bad = "seg_off";
+    else if (!ids_ok(seg_lines, bufs[18].b.len / 4, n_lines))
+        bad = "seg_lines";
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "_fast.score_segments: inconsistent %s", bad);
+        return -1;
+    }
+    return 0;
+}
+
 static int get_buf(PyObject *obj, Buf *buf, Py_ssize_t itemsize, int writable, const char *name) {
     if (PyObject_GetBuffer(obj, &buf->b, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
         return -1;
@@ -570,6 +628,7 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "_fast.score_segments: output sizes disagree with seg_off");
             goto done;
         }
+        if (check_inputs(&d, bufs, seg_off, seg_lines, n_seg) < 0) goto done;
         d.syn_sig = synset_signatures(d.syn_off, d.syn_ids, bufs[0].b.len / 4);
         if (!d.syn_sig) {
             PyErr_NoMemory();
@@ -598,7 +657,12 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
             }
             int32_t hyp = seg_lines[a];
             for (int64_t k = a + 1; k < b; k++) {
-                if (pair_stats(&d, &w, hyp, seg_lines[k], st)) {
+                int rc = pair_stats(&d, &w, hyp, seg_lines[k], st);
+                if (rc == -2) {
+                    out_best[g] = -2;
+                    break;
+                }
+                if (rc) {
                     failed = 1;
                     break;
                 }
@@ -631,8 +695,8 @@ done:
 
 static PyObject *py_meteor_score(PyObject *self, PyObject *arg) {
     Py_buffer b;
-    if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (b.len != N_STATS * 8 || b.itemsize != 8) {
+    if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
+    if (b.len != N_STATS * 8 || b.itemsize != 8 || (b.format && strcmp(b.format, "d") != 0)) {
         PyBuffer_Release(&b);
         PyErr_SetString(PyExc_ValueError, "_fast.meteor_score: 23 float64 statistics expected");
         return NULL;
@@ -666,6 +730,10 @@ static PyObject *walk_line(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!OO!i", &PyTuple_Type, &words, &PyDict_Type, &trie, &unknown_marker,
                           &PySet_Type, &unknown, &max_phrase))
         return NULL;
+    if (max_phrase < 1) {
+        PyErr_SetString(PyExc_ValueError, "_fast.walk_line: max_phrase must be at least 1");
+        return NULL;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(words);
     int complete = 1;
     /* nodes: int32 triples; pids and where: each paraphrase id met, and its position */

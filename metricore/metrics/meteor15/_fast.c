@@ -152,26 +152,26 @@ static int add_match(Work *w, int32_t start, int32_t length, int32_t match_start
     return 0;
 }
 
-static int64_t hit_find(const Data *d, int64_t key) {
+/* the first index of the sorted hit keys not below `key` */
+static Py_ssize_t hit_lower_bound(const Data *d, int64_t key) {
     Py_ssize_t lo = 0, hi = d->n_hits;
     while (lo < hi) {
         Py_ssize_t mid = lo + (hi - lo) / 2;
         if (d->hit_keys[mid] < key) lo = mid + 1;
         else hi = mid;
     }
+    return lo;
+}
+
+static int64_t hit_find(const Data *d, int64_t key) {
+    Py_ssize_t lo = hit_lower_bound(d, key);
     return (lo < d->n_hits && d->hit_keys[lo] == key) ? lo : -1;
 }
 
 /* whether the node emits any paraphrase a line of the call holds (one search per node
  * instead of one per node and paraphrase) */
 static int node_has_hits(const Data *d, int32_t node) {
-    int64_t key = (int64_t)node << 32;
-    Py_ssize_t lo = 0, hi = d->n_hits;
-    while (lo < hi) {
-        Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (d->hit_keys[mid] < key) lo = mid + 1;
-        else hi = mid;
-    }
+    Py_ssize_t lo = hit_lower_bound(d, (int64_t)node << 32);
     return lo < d->n_hits && (d->hit_keys[lo] >> 32) == node;
 }
 
@@ -693,20 +693,6 @@ done:
     return result;
 }
 
-static PyObject *py_meteor_score(PyObject *self, PyObject *arg) {
-    Py_buffer b;
-    if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    if (b.len != N_STATS * 8 || b.itemsize != 8 || (b.format && strcmp(b.format, "d") != 0)) {
-        PyBuffer_Release(&b);
-        PyErr_SetString(PyExc_ValueError, "_fast.meteor_score: 23 float64 statistics expected");
-        return NULL;
-    }
-    double s = meteor_score(b.buf);
-    PyBuffer_Release(&b);
-    return PyFloat_FromDouble(s);
-}
-
-
 /* ---- the paraphrase-index walk of one line (matchers.Line.walk, whose docstring is the
  * specification). The trie of n-grams looked up so far is the Python one (matchers:
  * word -> [gram, children], gram a (node, pid) tuple, None, or the UNKNOWN marker), read
@@ -844,7 +830,6 @@ done:
 static PyMethodDef methods[] = {
     {"score_segments", score_segments, METH_VARARGS,
      "Statistics, best reference and score of each segment (see fast.py)."},
-    {"meteor_score", py_meteor_score, METH_O, "score.meteor_score of 23 float64 statistics."},
     {"walk_line", walk_line, METH_VARARGS, "matchers.Line.walk of one line (see walk_line in _fast.c)."},
     {NULL, NULL, 0, NULL}};
 

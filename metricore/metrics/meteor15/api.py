@@ -25,6 +25,7 @@ from metricore.core.validation import check_pairs, check_string_list, check_stri
 from metricore.metrics.meteor15 import fast
 from metricore.metrics.meteor15.data import load_data
 from metricore.metrics.meteor15.matchers import line_info
+from metricore.metrics.meteor15.normalize import JAVA_TRIM
 from metricore.metrics.meteor15.paraphrase import index_ready, load_paraphrases
 from metricore.metrics.meteor15.score import (
     N_STATS,
@@ -48,8 +49,6 @@ __all__ = [
 ]
 
 _METRIC = "meteor"
-# String.trim() strips every char <= U+0020
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 _VARIANT = "meteor_1_5"
 
 
@@ -93,7 +92,7 @@ def score_line_parts(hypothesis: str, references: Sequence[str]) -> tuple[str, l
     parts = line.split("|||")
     while parts and parts[-1] == "":
         parts.pop()
-    return parts[-1].strip(_JAVA_TRIM), [p.strip(_JAVA_TRIM) for p in parts[1:-1]]
+    return parts[-1].strip(JAVA_TRIM), [p.strip(JAVA_TRIM) for p in parts[1:-1]]
 
 
 def _check_line(text: str, where: str) -> None:

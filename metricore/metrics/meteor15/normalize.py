@@ -12,7 +12,7 @@ import re
 
 from metricore.metrics.meteor15.data import load_data
 
-__all__ = ["java_lower", "java_tokens", "normalize"]
+__all__ = ["JAVA_TRIM", "java_lower", "java_tokens", "normalize"]
 
 _ALPHA = "A-Za-z\u0160\u017d\u0161\u017e\u0178\xc0-\xd6\xd8-\xf6\xf8-\u017e\u0400-\u04ff\u0500-\u0527\ua640-\ua66e\ua67e-\ua697\u1d00-\u1d7f"
 _ALNUM = "0-9" + _ALPHA
@@ -114,9 +114,9 @@ def _finish(s: str) -> str:
         s = s.replace("DOTDOTMULTI", "DOTMULTI.")
     s = s.replace("DOTMULTI", ".")
     if s.isascii() and "  " not in s:  # the pattern's one ASCII member is the space
-        return s.strip(_JAVA_TRIM)
-    return _WHITE.sub(" ", s).strip(_JAVA_TRIM)
+        return s.strip(JAVA_TRIM)
+    return _WHITE.sub(" ", s).strip(JAVA_TRIM)
 
 
 # String.trim() strips every char <= U+0020
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
+JAVA_TRIM = "".join(chr(c) for c in range(0x21))

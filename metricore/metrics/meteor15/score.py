@@ -53,33 +53,26 @@ def _div(a: float, b: float) -> float:
 
 
 _REST = 1.0 - DELTA
-_W0, _W1, _W2, _W3 = WEIGHTS
 
 
 def meteor_score(st: Stats) -> float:
     """``MeteorScorer.computeMetrics`` on a statistics line (the jar's operations, in its
-    order: the sums are unrolled, not reordered)."""
+    order: each sum is taken in the jar's order, never reordered)."""
     tl, rl, tf, rf = st[0], st[1], st[2], st[3]
     t_len = (DELTA * (tl - tf)) + (_REST * tf)
     r_len = (DELTA * (rl - rf)) + (_REST * rf)
+    # the jar's order: test then reference content matches (module by module, weighted by
+    # delta), then test then reference function-word matches (by 1 - delta)
     t_m = 0.0
-    t_m += st[4] * _W0 * DELTA
-    t_m += st[8] * _W1 * DELTA
-    t_m += st[12] * _W2 * DELTA
-    t_m += st[16] * _W3 * DELTA
     r_m = 0.0
-    r_m += st[5] * _W0 * DELTA
-    r_m += st[9] * _W1 * DELTA
-    r_m += st[13] * _W2 * DELTA
-    r_m += st[17] * _W3 * DELTA
-    t_m += st[6] * _W0 * _REST
-    t_m += st[10] * _W1 * _REST
-    t_m += st[14] * _W2 * _REST
-    t_m += st[18] * _W3 * _REST
-    r_m += st[7] * _W0 * _REST
-    r_m += st[11] * _W1 * _REST
-    r_m += st[15] * _W2 * _REST
-    r_m += st[19] * _W3 * _REST
+    for k in range(4):
+        t_m += st[4 + 4 * k] * WEIGHTS[k] * DELTA
+    for k in range(4):
+        r_m += st[5 + 4 * k] * WEIGHTS[k] * DELTA
+    for k in range(4):
+        t_m += st[6 + 4 * k] * WEIGHTS[k] * _REST
+    for k in range(4):
+        r_m += st[7 + 4 * k] * WEIGHTS[k] * _REST
     precision = t_m / t_len if t_len else _div(t_m, t_len)
     recall = r_m / r_len if r_len else _div(r_m, r_len)
     f_mean = _div(1.0, _div(1.0 - ALPHA, precision) + _div(ALPHA, recall))

@@ -42,7 +42,7 @@ import evaluate
 from metricore import registry
 from metricore.core._gc import paused_gc
 from metricore.core.files import write_atomic
-from metricore.core.spec import Config, MetricSpec, did_you_mean
+from metricore.core.spec import BoundMetric, Config, MetricSpec
 from metricore.core.structured import from_json, to_json
 from metricore.core.validation import check_strings, paired_columns, string_alternatives
 from metricore.stats.significance import (
@@ -79,6 +79,9 @@ class DistributedConflictError(RuntimeError):
 
 #: ``compute`` keywords of every config: the opt-in bootstrap interval
 INTERVAL_KWARGS = frozenset({"confidence", "n_resamples", "seed", "interval_method"})
+#: what ``compute`` takes besides the options (the data keywords: a misspelt one lands among
+#: the options, and the message then suggests the right name)
+_COMPUTE_KEYWORDS = INTERVAL_KWARGS | {"predictions", "references"}
 
 STRING_FEATURES = datasets.Features(
     {
@@ -189,6 +192,7 @@ class CoreMetric(evaluate.Metric):
     where the input kinds need it."""
 
     METRIC: str = ""
+    _bound: BoundMetric
 
     def __init__(self, *args: Any, num_process: Any = 1, process_id: Any = 0, **kwargs: Any) -> None:
         for name, value in (("num_process", num_process), ("process_id", process_id)):
@@ -245,21 +249,22 @@ class CoreMetric(evaluate.Metric):
     def _decode(self, predictions: list[Any], references: list[Any]) -> tuple[list[Any], list[Any]]:
         return predictions, references
 
-    def _compute(self, predictions: list[Any], references: list[Any], **kwargs: Any) -> dict[str, Any]:
+    def _compute(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         preds, refs = self._decode(list(predictions), list(references))
-        return self._finish(self.spec.compute(self.variant, preds, refs, kwargs))
+        return self._finish(self._bound.run(preds, refs))
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Score everything added so far plus ``predictions``/``references``; unknown keyword
-        arguments are refused before any cached row is consumed. ``confidence`` (in (0, 1)),
-        ``n_resamples`` (1000) and ``seed`` (0) ask for bootstrap intervals (module docstring).
+        """Score everything added so far plus ``predictions``/``references``; the keyword
+        arguments are the config's options (:meth:`metricore.core.spec.MetricSpec.bind` checks
+        them, before any cached row is consumed) and ``confidence`` (in (0, 1)),
+        ``n_resamples`` (1000), ``seed`` (0) and ``interval_method`` for bootstrap intervals
+        (module docstring).
         """
-        self._check_kwargs(kwargs)
+        # evaluate consumes the added rows before _compute runs: a bad option refused only by
+        # the core would leave a retry with nothing to score
+        self._bound = self.spec.bind_options(self.config_name, kwargs, also_allowed=_COMPUTE_KEYWORDS)
         self._interval_options = self._pop_interval_options(kwargs)
         self._interval_done = False
-        # evaluate consumes the added rows before _compute runs: a bad value refused only by
-        # the core would leave a retry with nothing to score
-        self._check_option_values(kwargs)
         if self.num_process > 1 and self.writer is None and predictions is None:
             # a process without rows of its own must still meet the others: evaluate would skip
             # the rendezvous (process 0 would read whatever files are there, another run's
@@ -270,7 +275,7 @@ class CoreMetric(evaluate.Metric):
             # collector on, those allocations set off full collections that took two thirds
             # of a 100,000-row 1-NED compute. Nothing in it needs the collector to run.
             with paused_gc():
-                out = super().compute(predictions=predictions, references=references, **kwargs)
+                out = super().compute(predictions=predictions, references=references)
         finally:
             requested, self._interval_options = self._interval_options, None
         if requested is not None and out is not None and not self._interval_done:
@@ -278,14 +283,6 @@ class CoreMetric(evaluate.Metric):
                 f"{self.METRIC} ({self._checked_config()}): confidence intervals are not available for this config"
             )
         return out
-
-    def _check_option_values(self, kwargs: dict[str, Any]) -> None:
-        """Each option value checked against the spec's declared type and range
-        (:meth:`metricore.core.spec.Option.check`); ``None`` leaves the choice to the core."""
-        config = self.spec.config(self.config_name)
-        for name, value in kwargs.items():
-            if value is not None and name in config.option_names:
-                config.option(name).check(value, f"{self.METRIC} ({config.name})")
 
     def _pop_interval_options(
         self, kwargs: dict[str, Any]
@@ -369,17 +366,6 @@ class CoreMetric(evaluate.Metric):
                         "which the evaluate cache (Arrow, UTF-8) cannot store; fix the text's decoding, "
                         "or score it with the core function (metricore.compute_*), which accepts it"
                     )
-
-    def _check_kwargs(self, kwargs: dict[str, Any]) -> None:
-        allowed = self.spec.config(self.config_name).option_names | INTERVAL_KWARGS
-        unknown = sorted(set(kwargs) - allowed)
-        if unknown:
-            # the data arguments are keyword-only in compute(), so a misspelt one lands here too
-            hint = did_you_mean(unknown[0], allowed | {"predictions", "references"})
-            raise TypeError(
-                f"{self.METRIC} ({self._checked_config()}): unexpected keyword(s) {unknown}{hint}; "
-                f"compute() takes `predictions`, `references` and options; allowed: {sorted(allowed) or 'none'}"
-            )
 
     # ---------------------------------------------------------------- distributed mode
     # evaluate 0.4.6 (module.py) gathers by file locks alone: process k > 0 holds the lock of

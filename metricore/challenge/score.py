@@ -6,14 +6,14 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from metricore.challenge.layout import fail
 from metricore.challenge.spec import ChallengeSpec, TaskSpec, load_challenge
 from metricore.challenge.tasks import TASK_METRICS, TaskOutcome, given_number
-from metricore.core.result import item_records
+from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_choice
 
@@ -78,7 +78,7 @@ class TaskResult:
 
 
 @dataclass(frozen=True)
-class ChallengeResult:
+class ChallengeResult(MetricResult):
     """The integral score ``sum(weight * score)``, every task's score, the sum of the task
     scores of each group (``fbc2``: ``open`` and ``hidden``) and the eligibility verdicts
     (``eligible``: every task with a threshold reaches it)."""
@@ -93,23 +93,37 @@ class ChallengeResult:
     tasks: dict[str, TaskResult]
     signature: str = field(repr=False)
 
+    # the items of this result are the challenge's tasks (in its task order)
+    METRIC = "challenge_score"
+
     @property
-    def scores(self) -> list[float]:
-        """The task scores in the challenge's task order (the items of this result)."""
+    def scores(self) -> list[float]:  # type: ignore[override]
+        """The task scores in the challenge's task order."""
         return list(self.task_scores.values())
 
-    def headline(self) -> dict[str, float]:
+    def headline_values(self) -> dict[str, Any]:
+        """``integral`` and the sum of each group (``<group>_sum``)."""
         return {"integral": self.integral, **{f"{g}_sum": s for g, s in self.group_sums.items()}}
 
-    def per_item(self) -> list[dict[str, Any]]:
-        """One record per task: ``id`` the task name, ``score``, and its ``weight``,
-        ``contribution``, ``group``, ``metric``, ``source`` and ``eligible``."""
+    def extra(self) -> dict[str, Any]:
+        """``eligibility``, ``eligible`` and ``tasks`` (each :meth:`TaskResult.as_dict`)."""
+        return {
+            "eligibility": dict(self.eligibility),
+            "eligible": self.eligible,
+            "tasks": {name: t.as_dict() for name, t in self.tasks.items()},
+        }
+
+    def item_ids(self) -> list[str]:
+        return list(self.task_scores)
+
+    def columns(self) -> dict[str, Sequence[Any]]:
+        """Per task: its ``weight``, ``contribution``, ``group``, ``metric``, ``source`` and
+        ``eligible``."""
         tasks = list(self.tasks.values())
-        extras = {
+        return {
             key: [getattr(t, key) for t in tasks]
             for key in ("weight", "contribution", "group", "metric", "source", "eligible")
         }
-        return item_records(self.scores, predictions=None, ids=list(self.task_scores), extras=extras)
 
     @property
     def open_sum(self) -> float:
@@ -118,20 +132,6 @@ class ChallengeResult:
     @property
     def hidden_sum(self) -> float:
         return self.group_sums.get("hidden", 0.0)
-
-    def as_dict(self) -> dict[str, Any]:
-        """Flat keys for ``evaluate``: ``integral``, ``<group>_sum`` per group, ``scores``,
-        ``eligibility``, ``eligible``, ``tasks`` (each :meth:`TaskResult.as_dict`) and the
-        ``signature``."""
-        out: dict[str, Any] = {"integral": self.integral}
-        for group, total in self.group_sums.items():
-            out[f"{group}_sum"] = total
-        out["scores"] = dict(self.task_scores)
-        out["eligibility"] = dict(self.eligibility)
-        out["eligible"] = self.eligible
-        out["tasks"] = {name: t.as_dict() for name, t in self.tasks.items()}
-        out["signature"] = self.signature
-        return out
 
 
 def _task_input(task: TaskSpec, value: Any) -> dict[str, Any]:

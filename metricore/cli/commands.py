@@ -8,7 +8,7 @@ reference file with the core metric and prints the result as JSON on stdout: ``m
 headline numbers and its ``signature``. ``--per-sample`` writes one JSON line per scored
 item (``index``, ``id``, ``prediction``, ``references``, the item's score(s), ``closest``
 gold where the metric reports it). File formats, field names and id matching:
-:mod:`metricore.cli.io`. ``--option`` values are JSON when they parse (``threshold=0.4``,
+:mod:`metricore.core.records`. ``--option`` values are JSON when they parse (``threshold=0.4``,
 ``lowercase=true``), text otherwise. A progress bar is shown on stderr while long files are
 read, only when stderr is a terminal (``--progress``/``--no-progress`` to force).
 
@@ -46,8 +46,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from metricore import registry
 from metricore._version import __version__
-from metricore.cli.io import (
+from metricore.core.files import write_atomic
+from metricore.core.records import (
     FORMATS,
     FieldNames,
     InputError,
@@ -56,12 +58,10 @@ from metricore.cli.io import (
     pair_columns,
     read_records,
 )
-from metricore.core.files import write_atomic
 from metricore.core.result import MetricResult
-from metricore.core.spec import MetricSpec, did_you_mean
+from metricore.core.spec import BoundMetric, MetricSpec
 from metricore.core.structured import escape_surrogates
 from metricore.lexicon.wordnet import WordNetNotFoundError
-from metricore.registry import METRICS as REGISTRY
 
 __all__ = [
     "EXIT_OK",
@@ -73,9 +73,9 @@ __all__ = [
     "EXIT_IO",
     "EXIT_RESOURCE",
     "UsageError",
-    "METRICS",
     "SUBCOMMANDS",
-    "check_choices",
+    "bind",
+    "row_spec",
     "dumps",
     "fail",
     "parse_option",
@@ -100,29 +100,22 @@ class UsageError(ValueError):
 # Metrics
 # --------------------------------------------------------------------------------------------
 
-#: the row metrics of ``metricore score`` (the challenge score has its own subcommand,
-#: :mod:`metricore.cli.challenge`): every fact about them comes from :mod:`metricore.registry`
-METRICS: dict[str, MetricSpec] = {name: REGISTRY[name] for name in REGISTRY if name != "challenge_score"}
+
+def row_spec(name: str) -> MetricSpec:
+    """The spec of a metric ``score`` and ``compare`` can read rows for (:mod:`metricore.registry`);
+    the challenge score has its own subcommand (:mod:`metricore.cli.challenge`)."""
+    spec = registry.get(name)
+    if not spec.rows:
+        raise UsageError(f"{name}: not scored row by row; use `metricore challenge`")
+    return spec
 
 
-def check_choices(spec: MetricSpec, config: str | None, options: Mapping[str, Any]) -> str:
-    """The config name (``None``/``"default"``: the spec's first) after checking it and the
-    option names against the spec; :class:`UsageError` otherwise."""
-    chosen = spec.default_config if config in (None, "default") else config
-    if chosen not in spec.config_names:
-        hint = did_you_mean(str(chosen), spec.config_names)
-        raise UsageError(
-            f"{spec.name}: unknown config {chosen!r}{hint}; allowed: {', '.join(spec.config_names)}"
-        )
-    allowed = spec.config(chosen).option_names
-    unknown = sorted(set(options) - allowed)
-    if unknown:
-        hint = did_you_mean(unknown[0], allowed)
-        raise UsageError(
-            f"{spec.name} ({chosen}): unknown option(s) {', '.join(unknown)}{hint}; "
-            f"allowed: {', '.join(sorted(allowed)) or 'none'}"
-        )
-    return str(chosen)
+def bind(spec: MetricSpec, config: str | None, options: Mapping[str, Any]) -> BoundMetric:
+    """``spec.bind`` (the one check of configs and options); :class:`UsageError` on a refusal."""
+    try:
+        return spec.bind_options(config, options)
+    except (TypeError, ValueError) as err:
+        raise UsageError(str(err)) from None
 
 
 _ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
@@ -138,12 +131,11 @@ def _locate(message: str, paired: Paired) -> str:
     return f"{message} [{where[index]}]" if index < len(where) else message
 
 
-def score_paired(spec: MetricSpec, config: str | None, paired: Paired, options: Mapping[str, Any]) -> Any:
+def score_paired(bound: BoundMetric, paired: Paired) -> Any:
     """Score aligned rows; a refused value raises :class:`InputError` naming its file and
-    line, a bad option :class:`UsageError`."""
-    config = check_choices(spec, config, options)
+    line, anything else the metric refuses :class:`UsageError`."""
     try:
-        return spec.compute(config, list(paired.predictions), list(paired.references), dict(options))
+        return bound.run(paired.predictions, paired.references)
     except (TypeError, ValueError) as err:
         message = str(err)
         if _ROW.search(message) or re.search(
@@ -210,7 +202,7 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 def add_metric_arguments(p: argparse.ArgumentParser) -> None:
     """``--metric`` and ``--config`` (the subcommands that score a registry metric)."""
-    p.add_argument("--metric", required=True, choices=sorted(METRICS))
+    p.add_argument("--metric", required=True, choices=registry.names())
     p.add_argument(
         "--config",
         "--variant",
@@ -281,7 +273,6 @@ def _add_score(sub: Any) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    spec = METRICS[args.metric]
     fields = FieldNames(
         prediction=tuple(args.prediction_field or FieldNames.prediction),
         references=tuple(args.reference_field or FieldNames.references),
@@ -289,8 +280,10 @@ def _score(args: argparse.Namespace) -> int:
     )
     options = dict(args.option)
     try:
-        config = check_choices(spec, args.config, options)
-        json_cells = spec.config(config).json_cells
+        spec = row_spec(args.metric)
+        bound = bind(spec, args.config, options)
+        config = bound.config.name
+        json_cells = bound.config.json_cells
         read = {"fmt": args.format, "fields": fields, "json_cells": json_cells, "progress": args.progress}
         pred_records = read_input("--predictions", args.predictions, **read)
         ref_records = (
@@ -307,7 +300,7 @@ def _score(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-        result = score_paired(spec, config, paired, options)
+        result = score_paired(bound, paired)
         rows = list(per_sample_rows(result, paired)) if args.per_sample is not None else None
     except UsageError as err:
         return fail(f"{err}", EXIT_USAGE)
@@ -327,7 +320,8 @@ def _score(args: argparse.Namespace) -> int:
         "matched_by": "id" if paired.ids is not None else "position",
         "options": options,
     }
-    out.update((k, v) for k, v in result.as_dict().items() if k != "scores")
+    # the per-item numbers go to --per-sample, not into the summary
+    out.update((k, v) for k, v in result.as_dict().items() if k not in ("scores", "columns"))
     if rows is not None:
         try:
             write_atomic(args.per_sample, (dumps(row) + "\n" for row in rows))
@@ -344,7 +338,7 @@ class InputFileError(OSError):
 
 
 def read_input(flag: str, path: str | Path, **read: Any) -> list[Any]:
-    """:func:`~metricore.cli.io.read_records` of the file given by ``flag`` (e.g.
+    """:func:`~metricore.core.records.read_records` of the file given by ``flag`` (e.g.
     ``--predictions``); :class:`InputFileError` naming ``flag`` when it cannot be read."""
     try:
         return read_records(path, **read)

@@ -9,7 +9,7 @@ Usage::
 
 Both prediction files are scored against the one reference file with the core metric, as
 ``metricore score`` does (:mod:`metricore.cli.commands`: the same metrics, configs and ``--option``
-values; files read by :mod:`metricore.cli.io`: JSONL, JSON, CSV, TSV, bare values or
+values; files read by :mod:`metricore.core.records`: JSONL, JSON, CSV, TSV, bare values or
 ``{"prediction"|"references", "id"}`` records; with ids on every row each system is matched
 to the references by id, so item ``i`` is the same in both systems; without ids, rows pair by
 position). Every headline number (or the ``--key`` ones) then gets a paired bootstrap
@@ -41,17 +41,17 @@ from metricore.cli.commands import (
     EXIT_OK,
     EXIT_RESOURCE,
     EXIT_USAGE,
-    METRICS,
     UsageError,
     add_metric_arguments,
     add_option_argument,
-    check_choices,
+    bind,
     dumps,
     read_input,
+    row_spec,
     score_paired,
 )
-from metricore.cli.io import FORMATS, InputError, Paired, column, pair_columns
 from metricore.core.files import write_atomic
+from metricore.core.records import FORMATS, InputError, Paired, column, pair_columns
 from metricore.lexicon.wordnet import WordNetNotFoundError
 from metricore.stats.significance import (
     DEFAULT_CONFIDENCE,
@@ -172,20 +172,21 @@ def _fail(message: str, code: int) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec = METRICS[args.metric]
     options = dict(args.option)
     try:
-        config = check_choices(spec, args.config, options)
+        spec = row_spec(args.metric)
+        bound = bind(spec, args.config, options)
+        config = bound.config.name
         base, other = aligned_inputs(
             args.baseline,
             args.system,
             args.references,
             fmt=args.format,
-            json_cells=spec.config(config).json_cells,
+            json_cells=bound.config.json_cells,
         )
         results = {
-            "baseline": score_paired(spec, config, base, options),
-            "system": score_paired(spec, config, other, options),
+            "baseline": score_paired(bound, base),
+            "system": score_paired(bound, other),
         }
         tests = compare_results(
             results["baseline"],

@@ -44,7 +44,7 @@ import numpy as np
 
 from metricore.core._gc import paused_gc
 from metricore.core.grouping import BestPick, group_max
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     as_list,
@@ -123,7 +123,7 @@ ANLS_VARIANTS: dict[str, ANLSVariant] = {
 
 
 @dataclass(frozen=True)
-class ANLSResult:
+class ANLSResult(MetricResult):
     """Mean ANLS, per-question scores, and what each question was matched with.
 
     ``closest`` holds, per question, the gold answer the score came from (for ``docvqa`` and
@@ -141,18 +141,15 @@ class ANLSResult:
     #: the predictions as scored (for :meth:`per_item`)
     predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
 
+    METRIC = "anls"
+    HEADLINE = (Headline("anls", higher_is_better=True, items="score"),)
+
     @cached_property
     def closest(self) -> list[Any]:
         return self.picks.resolve()
 
-    def headline(self) -> dict[str, float]:
-        return {"anls": self.anls}
-
-    def per_item(self) -> list[dict[str, Any]]:
-        return item_records(self.scores, predictions=self.predictions, closest=self.closest)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"anls": self.anls, "scores": list(self.scores), "signature": self.signature}
+    def item_closest(self) -> list[Any]:
+        return self.closest
 
 
 def _lengths(texts: list[str]) -> np.ndarray:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
 from metricore.metrics.cider import _NGramStats
@@ -82,7 +82,7 @@ class BLEUStatistics:
 
 
 @dataclass(frozen=True)
-class BLEUResult:
+class BLEUResult(MetricResult):
     """Corpus BLEU-1..n (``bleu[k-1]``), per-image BLEU of every order (``per_order[k-1]``),
     and ``scores``: the per-image BLEU-n."""
 
@@ -93,21 +93,14 @@ class BLEUResult:
     statistics: BLEUStatistics | None = field(default=None, repr=False, compare=False)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
+    # a part of the COCO caption table (metricore.metrics.coco_caption), not a registry metric;
+    # its keys depend on n: Bleu_1..Bleu_n, each with its per-image column
+
+    def headline_values(self) -> dict[str, Any]:
         return dict(zip(bleu_keys(len(self.bleu)), self.bleu))
 
-    def per_item(self) -> list[dict[str, Any]]:
-        """Records with every order's per-image score as ``Bleu_k``; ``score`` is BLEU-n."""
-        extras = dict(zip(bleu_keys(len(self.bleu)), self.per_order))
-        return item_records(self.scores, predictions=self.predictions, extras=extras)
-
-    def as_dict(self) -> dict[str, Any]:
-        keys = bleu_keys(len(self.bleu))
-        return {
-            **dict(zip(keys, self.bleu)),
-            "scores": {k: list(v) for k, v in zip(keys, self.per_order)},
-            "signature": self.signature,
-        }
+    def columns(self) -> dict[str, Sequence[Any]]:
+        return dict(zip(bleu_keys(len(self.bleu)), self.per_order))
 
 
 def _check_n(n: Any) -> int:

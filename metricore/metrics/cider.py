@@ -58,7 +58,7 @@ from typing import Any, Literal
 import numpy as np
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     as_list,
@@ -129,7 +129,7 @@ CIDER_VARIANTS: dict[str, CIDErVariant] = {
 
 
 @dataclass(frozen=True)
-class CIDErResult:
+class CIDErResult(MetricResult):
     """Corpus score (mean over images) and per-image scores."""
 
     cider: float
@@ -142,15 +142,9 @@ class CIDErResult:
     #: the candidate captions as scored (for :meth:`per_item`)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
-        return {"cider": self.cider}
-
-    def per_item(self) -> list[dict[str, Any]]:
-        """Records without ``closest``: CIDEr scores a caption against all references at once."""
-        return item_records(self.scores, predictions=self.predictions)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"cider": self.cider, "scores": list(self.scores), "signature": self.signature}
+    # no ``closest``: CIDEr scores a caption against all references at once
+    METRIC = "cider"
+    HEADLINE = (Headline("cider", higher_is_better=True, items="score"),)
 
 
 @dataclass(frozen=True, eq=False)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_bool
 from metricore.metrics.bleu import bleu_keys, bleu_result
@@ -86,7 +86,7 @@ def meteor_1_5_available() -> bool:
 
 
 @dataclass(frozen=True)
-class COCOCaptionResult:
+class COCOCaptionResult(MetricResult):
     """The table (``table``: key -> corpus score, in the toolkit's order), every key's
     per-image scores (``per_image``), and ``scores``: the per-image scores of ``main``
     (``CIDEr`` when it was computed, else ``Bleu_4``, else ``ROUGE_L``)."""
@@ -101,21 +101,16 @@ class COCOCaptionResult:
     #: ``"rouge_l"``, ``"cider"``: CIDErResult), whose statistics the intervals resample
     parts: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
-        return dict(self.table)
+    # no ``closest``: every scorer compares a caption with all references of its image
+    METRIC = "coco_caption"
+    HEADLINE = tuple(Headline(key, higher_is_better=True, items=key) for key in COCO_KEYS)
 
-    def per_item(self) -> list[dict[str, Any]]:
-        """Records with every key's per-image score; ``score`` is the ``main`` one."""
-        return item_records(self.scores, predictions=self.predictions, extras=self.per_image)
+    def headline_values(self) -> dict[str, Any]:
+        return {key: self.table.get(key) for key in COCO_KEYS}
 
-    def as_dict(self) -> dict[str, Any]:
-        """The table's keys, ``scores`` (key -> per-image list, as ``imgToEval`` holds them)
-        and ``signature``."""
-        return {
-            **self.table,
-            "scores": {k: list(v) for k, v in self.per_image.items()},
-            "signature": self.signature,
-        }
+    def columns(self) -> dict[str, Sequence[Any]]:
+        """Every key's per-image scores (as ``imgToEval`` holds them)."""
+        return dict(self.per_image)
 
 
 def _check_scorers(scorers: Any) -> tuple[ScorerName, ...]:

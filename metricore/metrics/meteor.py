@@ -74,7 +74,7 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from metricore.core.bounded import BoundedCache
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     check_bool,
@@ -188,7 +188,7 @@ METEOR_VARIANTS: dict[str, METEORVariant] = {
 
 
 @dataclass(frozen=True)
-class METEORResult:
+class METEORResult(MetricResult):
     """Mean METEOR, per-sample scores and which reference gave each score."""
 
     meteor: float
@@ -203,21 +203,18 @@ class METEORResult:
     predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
     references: list[Any] = field(default_factory=list, repr=False, compare=False)
 
+    METRIC = "meteor"
+    HEADLINE = (Headline("meteor", higher_is_better=True, items="score"),)
+    COLUMNS = (("best_reference", "best_reference"),)
+
     @property
     def closest(self) -> list[Any]:
         """Per sample, the reference that gave the score (references are lists of alternatives
         once checked)."""
         return [refs[k] for refs, k in zip(self.references, self.best_reference)]
 
-    def headline(self) -> dict[str, float]:
-        return {"meteor": self.meteor}
-
-    def per_item(self) -> list[dict[str, Any]]:
-        extras = {"best_reference": self.best_reference}
-        return item_records(self.scores, predictions=self.predictions, closest=self.closest, extras=extras)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"meteor": self.meteor, "scores": list(self.scores), "signature": self.signature}
+    def item_closest(self) -> list[Any]:
+        return self.closest
 
 
 # --------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ import numpy as np
 
 from metricore.core._gc import paused_gc
 from metricore.core.grouping import BestPick, group_argmax, group_max
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_bool, check_choice, check_pairs, checked_lengths, gold_column
 from metricore.text.levenshtein import explain_edits, pair_distances
@@ -93,7 +93,7 @@ NED_VARIANTS: dict[str, NEDVariant] = {
 
 
 @dataclass(frozen=True)
-class NEDResult:
+class NEDResult(MetricResult):
     """Mean 1-NED, corpus CER, and the per-item statistics they come from."""
 
     one_minus_ned: float
@@ -110,28 +110,21 @@ class NEDResult:
     accuracy: float | None = None
     correct: list[float] | None = field(default=None, repr=False)
 
+    METRIC = "one_minus_ned"
+    HEADLINE = (
+        Headline("one_minus_ned", higher_is_better=True, items="score"),
+        Headline("cer", higher_is_better=False),
+        Headline("accuracy", higher_is_better=True, items="correct"),
+    )
+    COLUMNS = (("distance", "distances"), ("reference_length", "reference_lengths"), ("correct", "correct"))
+
     @cached_property
     def closest(self) -> list[str]:
         """Per item, the gold string the score came from (built on first request)."""
         return self.picks.resolve()
 
-    def headline(self) -> dict[str, float]:
-        out = {"one_minus_ned": self.one_minus_ned, "cer": self.cer}
-        if self.accuracy is not None:
-            out["accuracy"] = self.accuracy
-        return out
-
-    def per_item(self) -> list[dict[str, Any]]:
-        extras: dict[str, Sequence[Any]] = {
-            "distance": self.distances,
-            "reference_length": self.reference_lengths,
-        }
-        if self.correct is not None:
-            extras["correct"] = self.correct
-        return item_records(self.scores, predictions=self.predictions, closest=self.closest, extras=extras)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {**self.headline(), "scores": list(self.scores), "signature": self.signature}
+    def item_closest(self) -> list[str]:
+        return self.closest
 
 
 @paused_gc()

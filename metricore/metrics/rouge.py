@@ -32,7 +32,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
 
@@ -44,7 +44,7 @@ DEFAULT_BETA = 1.2
 
 
 @dataclass(frozen=True)
-class ROUGELResult:
+class ROUGELResult(MetricResult):
     """Corpus ROUGE-L (mean over images) and per-image scores."""
 
     rouge_l: float
@@ -55,18 +55,11 @@ class ROUGELResult:
     recall: list[float] = field(default_factory=list, repr=False, compare=False)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
+    # a part of the COCO caption table (metricore.metrics.coco_caption), not a registry metric
+    COLUMNS = (("precision", "precision"), ("recall", "recall"))
+
+    def headline_values(self) -> dict[str, Any]:
         return {"ROUGE_L": self.rouge_l}
-
-    def per_item(self) -> list[dict[str, Any]]:
-        return item_records(
-            self.scores,
-            predictions=self.predictions,
-            extras={"precision": self.precision, "recall": self.recall},
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"ROUGE_L": self.rouge_l, "scores": list(self.scores), "signature": self.signature}
 
 
 def _check_beta(beta: Any) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.core.spec import Config, Example, MetricSpec, Option, TaskUse
 from metricore.metrics.anls import ANLS_VARIANTS, DEFAULT_THRESHOLD, ANLSResult, compute_anls, explain_anls
 from metricore.specs._cost import structured_cost, text_pair_cost
 from metricore.stats.significance import Statistic, mean_statistic
@@ -17,6 +17,8 @@ _THRESHOLD = Option(
     "similarity threshold τ: scores below it count 0",
     low=0.0,
     high=1.0,
+    label="threshold τ",
+    step=0.05,
 )
 _STRUCTURED = frozenset({"anls_star", "dude"})
 
@@ -49,6 +51,7 @@ def _cost(
 
 SPEC = MetricSpec(
     name="anls",
+    label="ANLS",
     title="ANLS: Average Normalized Levenshtein Similarity",
     summary="Document-VQA answer scoring: per question, the normalized Levenshtein similarity to the "
     "closest gold answer, zeroed under the threshold τ, averaged over questions.",
@@ -63,7 +66,8 @@ SPEC = MetricSpec(
     ),
     compute=_compute,
     result_types=(ANLSResult,),
-    headline=("anls",),
+    closest_label="best gold",
+    task=TaskUse(tuple(ANLS_VARIANTS), ("anls",)),
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

@@ -59,6 +59,8 @@ def _cost(
 
 SPEC = MetricSpec(
     name="challenge_score",
+    label="Challenge",
+    rows=False,
     title="Combined challenge score (FusionBrain Challenge 2.0)",
     summary="Each task scored with its metric (token F1, exact match, METEOR, 1-NED, ANLS, CLIP + FID, "
     "METEOR + CLIP) or given as a score, weighted and summed, with per-group sums and eligibility.",
@@ -81,7 +83,6 @@ SPEC = MetricSpec(
     ),
     compute=_compute,
     result_types=(ChallengeResult,),
-    headline=("integral",),
     cost=_cost,
     intervals=_intervals,
 )

@@ -25,10 +25,20 @@ from metricore.stats.significance import Statistic
 def _options(name: str) -> tuple[Option, ...]:
     options: tuple[Option, ...] = (
         Option(
-            "n", "integer", DEFAULT_N, "longest n-gram order (4 in both reference implementations)", low=1
+            "n",
+            "integer",
+            DEFAULT_N,
+            "longest n-gram order (4 in both reference implementations)",
+            low=1,
+            label="n (longest n-gram)",
+            ui_high=8,
         ),
         Option(
-            "tokenize", "bool", True, "PTB-tokenize raw captions as pycocoevalcap does; off: split on spaces"
+            "tokenize",
+            "bool",
+            True,
+            "PTB-tokenize raw captions as pycocoevalcap does; off: split on spaces",
+            label="PTB tokenization",
         ),
         Option(
             "df",
@@ -41,7 +51,17 @@ def _options(name: str) -> tuple[Option, ...]:
     )
     if CIDER_VARIANTS[name].length_penalty:
         options += (
-            Option("sigma", "number", DEFAULT_SIGMA, "width of the Gaussian length penalty", low=0.0),
+            Option(
+                "sigma",
+                "number",
+                DEFAULT_SIGMA,
+                "width of the Gaussian length penalty",
+                low=0.0,
+                label="sigma σ",
+                ui_low=0.5,
+                ui_high=20.0,
+                step=0.5,
+            ),
         )
     return options
 
@@ -89,6 +109,7 @@ def _cost(
 
 SPEC = MetricSpec(
     name="cider",
+    label="CIDEr",
     title="CIDEr-D and CIDEr: consensus-based caption evaluation",
     summary="Each caption becomes tf-idf weighted n-gram vectors (n = 1..4; document frequencies over the "
     "references of the images scored together); per image, 10 × the mean over n and over the references "
@@ -99,7 +120,10 @@ SPEC = MetricSpec(
     ),
     compute=_compute,
     result_types=(CIDErResult,),
-    headline=("cider",),
+    score_range=(0.0, 10.0),
+    notes="Scores depend on which images are scored together: score the whole test set at once. The *why* "
+    "column counts the candidate's n-grams (after PTB tokenization) that some reference of the image "
+    "contains, before tf-idf weighting, clipping and the length penalty.",
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

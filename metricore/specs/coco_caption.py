@@ -6,22 +6,32 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.core.spec import Config, DataNeed, Example, MetricSpec, Option
 from metricore.metrics.bleu import bleu_statistics_of
-from metricore.metrics.coco_caption import SCORERS, COCOCaptionResult, compute_coco_caption
+from metricore.metrics.coco_caption import (
+    SCORERS,
+    COCOCaptionResult,
+    compute_coco_caption,
+    meteor_1_5_available,
+)
 from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
 
 if TYPE_CHECKING:
     from metricore.stats.significance import Statistic
 
 _TOKENIZE = Option(
-    "tokenize", "bool", True, "PTB-tokenize raw captions as pycocoevalcap does; off: text already tokenized"
+    "tokenize",
+    "bool",
+    True,
+    "PTB-tokenize raw captions as pycocoevalcap does; off: text already tokenized",
+    label="PTB tokenization",
 )
 _METEOR = Option(
     "meteor",
     "bool",
     True,
     "include METEOR 1.5 (when metricore.metrics.meteor15 is installed; otherwise the key is left out)",
+    label="METEOR 1.5 (when installed)",
 )
 
 #: config -> the scorers it runs
@@ -80,8 +90,39 @@ _CAPTIONS = (
     ],
 )
 
+
+def _prepare_meteor() -> None:
+    from metricore.metrics.meteor15 import prepare_data
+
+    prepare_data()
+
+
+def _meteor_prepared() -> bool:
+    from metricore.metrics.meteor15 import data_prepared
+
+    return data_prepared()
+
+
+def _explain(
+    config: str,
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    options: Mapping[str, Any],
+    r: COCOCaptionResult,
+) -> list[str]:
+    """The per-image score's key and the tokens every scorer compared."""
+    from metricore.text.ptb_tokenize import coco_tokenize
+
+    tokens = coco_tokenize(predictions, where="predictions") if options.get("tokenize", True) else predictions
+    return [
+        f"score = {r.main}; scored tokens: “{t}”" if t else f"score = {r.main}; no tokens (empty)"
+        for t in tokens
+    ]
+
+
 SPEC = MetricSpec(
     name="coco_caption",
+    label="COCO caption",
     title="COCO caption evaluation: BLEU-1..4, METEOR, ROUGE-L, CIDEr-D",
     summary="The table of the COCO caption toolkit (pycocoevalcap 1.2 COCOEvalCap) in one call, on the same PTB "
     "tokens, without Java: Bleu_1..Bleu_4 (corpus BLEU from summed n-gram statistics, closest reference "
@@ -101,8 +142,20 @@ SPEC = MetricSpec(
     ),
     compute=_compute,
     result_types=(COCOCaptionResult,),
+    explain=_explain,
+    score_range=(0.0, 10.0),
+    notes="CIDEr-D depends on which images are scored together, and BLEU is a corpus number (not a mean of "
+    "the per-image BLEU): score the whole test set at once. The per-sample *score* column is CIDEr "
+    "(config coco), Bleu_4 (bleu) or ROUGE_L (rouge_l).",
+    data=DataNeed(
+        "METEOR 1.5's language data (its paraphrase index)",
+        ("coco",),
+        _prepare_meteor,
+        _meteor_prepared,
+        meteor_1_5_available,
+        fallback={"coco": {"meteor": False}},
+    ),
     statistics=_statistics,
-    headline=("Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"),
     cost=_cost,
     examples=(
         Example("COCO-style captions (3 images)", *_CAPTIONS),

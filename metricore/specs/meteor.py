@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.core.spec import Config, DataNeed, Example, MetricSpec, Option, TaskUse
 from metricore.lexicon.synonyms import SYNONYM_SOURCES
 from metricore.metrics.meteor import (
     METEOR_VARIANTS,
@@ -20,7 +20,9 @@ from metricore.metrics.meteor15 import (
     METEOR15Result,
     compute_meteor_1_5,
     corpus_statistic,
+    data_prepared,
     explain_meteor_1_5,
+    prepare_data,
 )
 from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
 from metricore.stats.significance import Statistic, mean_statistic
@@ -33,9 +35,34 @@ METEOR_1_5 = "meteor_1_5"
 def _options(name: str) -> tuple[Option, ...]:
     v = METEOR_VARIANTS[name]
     options: tuple[Option, ...] = (
-        Option("alpha", "number", v.alpha, "weight of precision vs recall in Fmean", low=0.0, high=1.0),
-        Option("beta", "number", v.beta, "shape of the fragmentation penalty", low=0.0),
-        Option("gamma", "number", v.gamma, "maximum fragmentation penalty (0: none)", low=0.0, high=1.0),
+        Option(
+            "alpha",
+            "number",
+            v.alpha,
+            "weight of precision vs recall in Fmean",
+            low=0.0,
+            high=1.0,
+            label="alpha α",
+        ),
+        Option(
+            "beta",
+            "number",
+            v.beta,
+            "shape of the fragmentation penalty",
+            low=0.0,
+            label="beta β",
+            ui_high=10.0,
+            step=0.1,
+        ),
+        Option(
+            "gamma",
+            "number",
+            v.gamma,
+            "maximum fragmentation penalty (0: none)",
+            low=0.0,
+            high=1.0,
+            label="gamma γ",
+        ),
         Option(
             "synonyms",
             "choice",
@@ -44,6 +71,8 @@ def _options(name: str) -> tuple[Option, ...]:
             "or a dict {word: [synonyms]}",
             choices=SYNONYM_SOURCES,
             open_choices=True,
+            # `ruwordnet` needs a database downloaded separately, which a Space lacks
+            ui_choices=tuple(s for s in SYNONYM_SOURCES if s != "ruwordnet"),
         ),
         Option("tokenizer", "choice", v.tokenizer, "how text is split into words", choices=TOKENIZERS),
     )
@@ -99,8 +128,15 @@ def _cost(
     return token_cost(predictions, references, METEOR_PER_PAIR, per_word=METEOR_PER_WORD)
 
 
+def _data_available() -> bool:
+    from metricore.metrics.coco_caption import meteor_1_5_available
+
+    return meteor_1_5_available()
+
+
 SPEC = MetricSpec(
     name="meteor",
+    label="METEOR",
     title="METEOR (NLTK) and the FusionBrain Challenge 2.0 variants",
     summary="Words of the hypothesis are aligned with a reference in three stages (exact, stem, synonym); "
     "score = (1 − γ (chunks/matches)^β) · P R / (α P + (1 − α) R), the best over the references, "
@@ -120,7 +156,19 @@ SPEC = MetricSpec(
     + (Config(METEOR_1_5, "pycocoevalcap 1.2 meteor-1.5.jar (-stdio -l en -norm), without Java"),),
     compute=_compute,
     result_types=(METEORResult, METEOR15Result),
-    headline=("meteor",),
+    closest_label="best reference",
+    notes="The `meteor_1_5` variant is the METEOR 1.5 jar of COCO papers (pycocoevalcap), without Java; the "
+    "others are not (see the card). The per-sample table shows the reference that scored best and, under "
+    "*why*, the alignment with it: the hypothesis words matched at each stage (`hyp→ref` when the words "
+    "differ), the unmatched ones and the number of chunks.",
+    data=DataNeed(
+        "METEOR 1.5's language data (its paraphrase index)",
+        (METEOR_1_5,),
+        prepare_data,
+        data_prepared,
+        _data_available,
+    ),
+    task=TaskUse(tuple(METEOR_VARIANTS) + (METEOR_1_5,), ("meteor",)),
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

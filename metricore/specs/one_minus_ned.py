@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.core.spec import Config, Example, MetricSpec, Option, TaskUse
 from metricore.metrics.ned import (
     EMPTY_PAIR_POLICIES,
     NED_VARIANTS,
@@ -24,11 +24,13 @@ _EMPTY_PAIR = Option(
     "empty_pair",
     "choice",
     "zero",
-    "score of an item whose prediction and gold are both empty: zero (ICDAR 2019) or one",
+    "score of an item whose prediction and gold are both empty: zero (ICDAR 2019, default) or one "
+    "(empty vs empty is a match)",
     choices=EMPTY_PAIR_POLICIES,
+    label="both empty scores",
 )
 _LOWERCASE = Option("lowercase", "bool", False, "compare case-insensitively")
-_NFKC = Option("nfkc", "bool", False, "Unicode NFKC first (full-width = half-width, ReCTS)")
+_NFKC = Option("nfkc", "bool", False, "Unicode NFKC first (full-width = half-width, ReCTS)", label="NFKC")
 
 
 def _options(variant: NEDVariant) -> tuple[Option, ...]:
@@ -78,6 +80,7 @@ def _cost(
 
 SPEC = MetricSpec(
     name="one_minus_ned",
+    label="1-NED",
     title="1-NED: one minus normalized edit distance",
     summary="Scene-text recognition score of ICDAR 2019 ReCTS/ArT as coded in clovaai "
     "deep-text-recognition-benchmark: per item 1 - LD(pred, gold) / max(|pred|, |gold|), 0 when either "
@@ -85,7 +88,8 @@ SPEC = MetricSpec(
     configs=tuple(Config(name, v.reference, _options(v)) for name, v in NED_VARIANTS.items()),
     compute=_compute,
     result_types=(NEDResult,),
-    headline=("one_minus_ned", "cer"),
+    closest_label="best gold",
+    task=TaskUse(tuple(NED_VARIANTS), ("one_minus_ned",)),
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from metricore.core.spec import Config, Example, InputKind, MetricSpec, Option
+from metricore.core.spec import Config, Example, InputKind, MetricSpec, Option, TaskUse
 from metricore.metrics.token_f1 import (
     DEFAULT_NO_ANSWER_THRESHOLD,
     MLQA_LANGUAGES,
@@ -55,9 +55,11 @@ def _squad_options(name: str) -> tuple[Option, ...]:
                 "no_answer_threshold",
                 "number",
                 DEFAULT_NO_ANSWER_THRESHOLD,
-                "a question whose no_answer_probability is above it counts as predicted 'no answer'",
+                "a question whose no_answer_probability (SQuAD dict input) is above it counts as predicted "
+                "'no answer'",
                 low=0.0,
                 high=1.0,
+                label="no-answer threshold",
             ),
         )
     if v.normalizer is None:  # MLQA: the normalizer is the language's
@@ -66,7 +68,7 @@ def _squad_options(name: str) -> tuple[Option, ...]:
                 "language",
                 "choice",
                 None,
-                "MLQA language (its punctuation and articles)",
+                "MLQA language: its punctuation and articles; zh: one token per ideograph",
                 choices=MLQA_LANGUAGES,
                 required=True,
             ),
@@ -85,7 +87,11 @@ CONFIGS = (
         (
             _PERCENT,
             Option(
-                "normalizer", "choice", "squad", "how each entity is normalized", choices=tuple(NORMALIZERS)
+                "normalizer",
+                "choice",
+                "squad",
+                "how each entity is normalized before the sets are compared",
+                choices=tuple(NORMALIZERS),
             ),
         ),
         (("entities", "entities"),),
@@ -369,15 +375,28 @@ def _cost(
     return token_cost(predictions, references, per_word=2.0)
 
 
+def _task_score(config: str) -> str:
+    """Exact match for a variant whose letter fallback is decided on it (``fbc2_mathqa``)."""
+    return "exact_match" if TOKEN_F1_VARIANTS[config].letter_fallback == "exact_match" else "f1"
+
+
 SPEC = MetricSpec(
     name="token_f1",
+    label="Token F1",
     title="Token F1 and exact match (SQuAD, SQuAD v2, MLQA, question level, QuAC)",
     summary="Extractive-QA scoring: per question, the token-overlap F1 and the exact match of the "
     "normalized answer against the best gold answer, averaged (x100 as the official scripts).",
     configs=CONFIGS,
     compute=_compute,
     result_types=(TokenF1Result, QuestionLevelResult, QuACResult),
-    headline=("exact_match", "f1"),
+    closest_label="best gold",
+    notes="Headline numbers are on the official scripts' 0-100 scale (as Hugging Face `squad`/`squad_v2`), "
+    "per-question scores in [0, 1]. `squad_v2` takes Hugging Face SQuAD dicts (`id`, `prediction_text`, "
+    "`no_answer_probability`) for the no-answer threshold. The *why* column lists the tokens (or entities) "
+    "after normalization that both sides share and those only one side has.",
+    task=TaskUse(
+        tuple(TOKEN_F1_VARIANTS), ("f1", "exact_match"), fixed={"percent": False}, default_score=_task_score
+    ),
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

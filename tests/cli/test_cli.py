@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metricore import compute_anls, compute_cider, compute_meteor, compute_one_minus_ned, compute_token_f1
-from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, METRICS, main
-from metricore.cli.io import (
+from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, EXIT_RESOURCE, EXIT_USAGE, main
+from metricore.registry import names
+from metricore.core.records import (
     FieldNames,
     InputError,
     column,
@@ -192,6 +193,7 @@ def test_score_equals_core(tmp_path, capsys, metric, config, preds, refs, option
     assert code == EXIT_OK, err
     want = core(preds, refs).as_dict()
     scores = want.pop("scores")
+    columns = want.pop("columns", {})
     assert out == {
         "metric": metric,
         "config": config,
@@ -202,15 +204,13 @@ def test_score_equals_core(tmp_path, capsys, metric, config, preds, refs, option
     }
     items = [json.loads(line) for line in per_sample.read_text(encoding="utf-8").splitlines()]
     assert [it["index"] for it in items] == list(range(len(items)))
-    if isinstance(scores, list):
-        assert [it["score"] for it in items] == scores
-    else:
-        for key, values in scores.items():
-            assert [it[key] for it in items] == values
+    assert [it["score"] for it in items] == scores
+    for key, values in columns.items():
+        assert [it[key] for it in items] == values
 
 
 def test_every_issue_metric_is_registered():
-    assert {"anls", "token_f1", "meteor", "cider", "one_minus_ned"} <= set(METRICS)
+    assert {"anls", "token_f1", "meteor", "cider", "one_minus_ned"} <= set(names())
 
 
 # --------------------------------------------------------------------------------------------
@@ -455,8 +455,8 @@ def test_bad_json_file(tmp_path, capsys, docvqa_files):
 @pytest.mark.parametrize(
     ("argv", "pattern"),
     [
-        (["--config", "nope"], "unknown config 'nope'; allowed: docvqa"),
-        (["--option", "tau=0.3"], r"unknown option\(s\) tau; allowed: threshold"),
+        (["--config", "nope"], "unknown config 'nope'; allowed: 'docvqa'"),
+        (["--option", "tau=0.3"], r"unknown option\(s\) 'tau'; allowed: threshold"),
         (["--option", "threshold=2"], "threshold"),
         (["--format", "json"], "not valid JSON"),
     ],
@@ -523,7 +523,8 @@ def test_missing_wordnet_exits_5(monkeypatch, capsys, tmp_path):
 
     import dataclasses
 
-    monkeypatch.setitem(cli.METRICS, "meteor", dataclasses.replace(cli.METRICS["meteor"], compute=missing))
+    real = cli.row_spec
+    monkeypatch.setattr(cli, "row_spec", lambda name: dataclasses.replace(real(name), compute=missing))
     p = write_jsonl(tmp_path / "p.jsonl", ["a"])
     code, _, err = run(capsys, "--metric", "meteor", "--predictions", p, "--references", p)
     assert code == EXIT_RESOURCE and "wordnet --install" in err
@@ -576,7 +577,7 @@ def test_readers_round_trip(tmp_path_factory, rows):
 
 
 def test_id_order_property():
-    from metricore.cli.io import Column
+    from metricore.core.records import Column
 
     preds = Column(["c", "a", "b"], ["3", "1", "2"], ["p:1", "p:2", "p:3"])
     refs = Column(["A", "B", "C"], ["1", "2", "3"], ["r:1", "r:2", "r:3"])
@@ -604,7 +605,7 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
 
 
 def test_forced_progress_bar_on_a_long_file(tmp_path, monkeypatch):
-    import metricore.cli.io as cli_io
+    import metricore.core.records as cli_io
 
     created = []
 
@@ -623,7 +624,7 @@ def test_forced_progress_bar_on_a_long_file(tmp_path, monkeypatch):
 
 
 def test_field_names_and_bare_objects():
-    from metricore.cli.io import Record
+    from metricore.core.records import Record
 
     fields = FieldNames(prediction=("answer",), id=("qid",))
     recs = [Record({"qid": 5, "answer": "x"}, "f line 1"), Record({"qid": 6, "answer": "y"}, "f line 2")]
@@ -710,7 +711,7 @@ def test_a_subcommand_module_registers_with_one_line(monkeypatch, capsys):
 
 
 def test_forced_progress_bar_on_a_long_csv(tmp_path, monkeypatch):
-    import metricore.cli.io as cli_io
+    import metricore.core.records as cli_io
 
     created = []
 

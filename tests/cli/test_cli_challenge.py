@@ -44,7 +44,8 @@ def test_submission_files_give_the_core_result(submission, capsys):
     expected = score_submission(**ex)
     assert out["integral"] == pytest.approx(expected.integral, abs=1e-12)
     assert out["signature"] == expected.signature
-    assert out["scores"] == pytest.approx(expected.task_scores, abs=1e-12)
+    assert out["scores"] == pytest.approx(list(expected.task_scores.values()), abs=1e-12)
+    assert out["columns"]["id"] == list(expected.task_scores)
 
 
 def test_inputs_file_and_intervals(tmp_path, capsys):

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from metricore.cli import io as cli_io
+from metricore.core import records as cli_io
 from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, main
-from metricore.cli.io import InputError, read_records
+from metricore.core.records import InputError, read_records
 from metricore.core.files import write_atomic
 from metricore.core.structured import MAX_DEPTH, to_json
 

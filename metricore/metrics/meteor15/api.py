@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_pairs, check_string_list, check_strings
 from metricore.metrics.meteor15 import fast
@@ -53,7 +53,7 @@ _VARIANT = "meteor_1_5"
 
 
 @dataclass(frozen=True)
-class METEOR15Result:
+class METEOR15Result(MetricResult):
     """Corpus METEOR 1.5 (from summed statistics, as pycocoevalcap returns it) and the
     per-image scores."""
 
@@ -67,17 +67,14 @@ class METEOR15Result:
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
     references: list[list[str]] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
-        return {"meteor": self.meteor}
+    METRIC = "meteor"
+    HEADLINE = (Headline("meteor", higher_is_better=True, items="score"),)
+    COLUMNS = (("best_reference", "best_reference"),)
 
-    def per_item(self) -> list[dict[str, Any]]:
-        closest = [
+    def item_closest(self) -> list[Any]:
+        return [
             refs[k] if 0 <= k < len(refs) else None for refs, k in zip(self.references, self.best_reference)
         ]
-        return item_records(self.scores, predictions=self.predictions, closest=closest)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"meteor": self.meteor, "scores": list(self.scores), "signature": self.signature}
 
 
 def score_line_parts(hypothesis: str, references: Sequence[str]) -> tuple[str, list[str]]:

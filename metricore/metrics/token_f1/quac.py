@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     as_list,
@@ -75,7 +75,7 @@ def _leave_one_out_mean(values: list[float]) -> float:
 
 
 @dataclass(frozen=True)
-class QuACResult:
+class QuACResult(MetricResult):
     """QuAC F1, HEQ-Q, HEQ-D (x100 when ``percent``) and per-question statistics.
 
     ``f1_scores`` (model F1) and ``human_f1_scores`` are in [0, 1] for every question;
@@ -105,39 +105,32 @@ class QuACResult:
     #: the predictions as scored (for :meth:`per_item`)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
-        """``f1``, ``heq_q``, ``heq_d``, ``human_f1`` (the question and dialog counts are not
-        headline numbers)."""
-        return {"f1": self.f1, "heq_q": self.heq_q, "heq_d": self.heq_d, "human_f1": self.human_f1}
+    # no ``id`` (a question is identified by its dialog, the ``dialog_id`` column) and no
+    # ``closest`` (a question's F1 is a leave-one-out mean over its references)
+    METRIC = "token_f1"
+    HEADLINE = (
+        Headline("f1", items="f1"),
+        Headline("heq_q", items="heq"),
+        Headline("heq_d"),
+        Headline("human_f1", higher_is_better=None, items="human_f1"),
+    )
+    COLUMNS = (
+        ("f1", "f1_scores"),
+        ("heq", "heq_scores"),
+        ("human_f1", "human_f1_scores"),
+        ("counted", "counted"),
+        ("dialog_id", "dialog_ids"),
+    )
 
-    def per_item(self) -> list[dict[str, Any]]:
-        """Records without ``id`` (QuAC questions are identified by their dialog, in the extra
-        ``dialog_id`` when known) and without ``closest`` (a question's F1 is a leave-one-out
-        mean over its references, not the score of one of them)."""
-        extras: dict[str, list[Any]] = {
-            "f1": self.f1_scores,
-            "heq": self.heq_scores,
-            "human_f1": self.human_f1_scores,
-            "counted": self.counted,
-        }
-        if self.dialog_ids is not None:
-            extras["dialog_id"] = self.dialog_ids
-        return item_records(self.scores, predictions=self.predictions, extras=extras)
-
-    def as_dict(self) -> dict[str, Any]:
+    def extra(self) -> dict[str, Any]:
         return {
-            **self.headline(),
             "total_questions": self.total_questions,
             "counted_questions": self.counted_questions,
             "total_dialogs": self.total_dialogs,
-            "scores": {
-                "f1": list(self.f1_scores),
-                "human_f1": list(self.human_f1_scores),
-                "counted": list(self.counted),
-                "heq": list(self.heq_scores),
-            },
-            "signature": self.signature,
         }
+
+    def item_scale(self) -> float:
+        return 100.0 if self.percent else 1.0
 
 
 @paused_gc()

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_bool, check_choice, check_pairs, check_string_list
 from metricore.metrics.token_f1.overlap import _mean
@@ -36,7 +36,7 @@ __all__ = ["QuestionLevelResult", "compute_question_level"]
 
 
 @dataclass(frozen=True)
-class QuestionLevelResult:
+class QuestionLevelResult(MetricResult):
     """Entity-level scores of list answers.
 
     ``precision``/``recall``/``f1``/``exact_match``: means over questions of the per-question
@@ -65,45 +65,29 @@ class QuestionLevelResult:
     #: the predictions as scored (for :meth:`per_item`): each question's entity list
     predictions: list[list[str]] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
-        return {
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-            "exact_match": self.exact_match,
-            "micro_precision": self.micro_precision,
-            "micro_recall": self.micro_recall,
-            "micro_f1": self.micro_f1,
-        }
+    # no ``closest``: a question's entity set is scored against the whole gold set
+    METRIC = "token_f1"
+    HEADLINE = (
+        Headline("precision", items="precision"),
+        Headline("recall", items="recall"),
+        Headline("f1", items="f1"),
+        Headline("exact_match", items="exact_match"),
+        Headline("micro_precision"),
+        Headline("micro_recall"),
+        Headline("micro_f1"),
+    )
+    COLUMNS = (
+        ("precision", "precision_scores"),
+        ("recall", "recall_scores"),
+        ("f1", "f1_scores"),
+        ("exact_match", "exact_match_scores"),
+        ("true_positives", "true_positives"),
+        ("false_positives", "false_positives"),
+        ("false_negatives", "false_negatives"),
+    )
 
-    def per_item(self) -> list[dict[str, Any]]:
-        """Records without ``closest``: a question's entity set is scored against the whole
-        gold set, not against one gold."""
-        extras: dict[str, Sequence[Any]] = {
-            "precision": self.precision_scores,
-            "recall": self.recall_scores,
-            "f1": self.f1_scores,
-            "exact_match": self.exact_match_scores,
-            "true_positives": self.true_positives,
-            "false_positives": self.false_positives,
-            "false_negatives": self.false_negatives,
-        }
-        return item_records(self.scores, predictions=self.predictions, extras=extras)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            **self.headline(),
-            "scores": {
-                "precision": list(self.precision_scores),
-                "recall": list(self.recall_scores),
-                "f1": list(self.f1_scores),
-                "exact_match": list(self.exact_match_scores),
-                "true_positives": list(self.true_positives),
-                "false_positives": list(self.false_positives),
-                "false_negatives": list(self.false_negatives),
-            },
-            "signature": self.signature,
-        }
+    def item_scale(self) -> float:
+        return 100.0 if self.percent else 1.0
 
 
 def _entity_prf(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
-from metricore.core.result import item_records
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import (
     check_bool,
@@ -63,7 +63,7 @@ __all__ = ["TokenF1Result", "compute_token_f1"]
 
 
 @dataclass(frozen=True)
-class TokenF1Result:
+class TokenF1Result(MetricResult):
     """Corpus means (x100 when ``percent``) and per-question scores (always in [0, 1]).
 
     ``scores`` is the per-question F1 (the same values as ``f1_scores``, for every variant:
@@ -98,57 +98,56 @@ class TokenF1Result:
     #: (``fbc2_textqa``/``fbc2_mathqa`` letter fallback)
     scored_predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
-    def headline(self) -> dict[str, float]:
+    METRIC = "token_f1"
+    HEADLINE = (
+        Headline("exact_match", items="exact_match"),
+        Headline("f1", items="f1"),
+        Headline("exact", items="exact_match"),
+        Headline("HasAns_exact"),
+        Headline("HasAns_f1"),
+        Headline("NoAns_exact"),
+        Headline("NoAns_f1"),
+        Headline("best_exact"),
+        Headline("best_exact_thresh", higher_is_better=None),
+        Headline("best_f1"),
+        Headline("best_f1_thresh", higher_is_better=None),
+        Headline("precision", items="precision"),
+        Headline("recall", items="recall"),
+    )
+    COLUMNS = (
+        ("exact_match", "exact_match_scores"),
+        ("f1", "f1_scores"),
+        ("precision", "precision_scores"),
+        ("recall", "recall_scores"),
+    )
+
+    def headline_values(self) -> dict[str, Any]:
         """``exact_match``, ``f1``, ``precision``, ``recall``. For ``squad_v2`` the v2.0 dict's
         numbers take the place of ``exact_match`` and ``f1``: ``exact``, ``f1``,
-        ``HasAns_*``/``NoAns_*`` and ``best_*`` with their thresholds; its question counts
-        (``total``, ``*_total``) are not headline numbers."""
-        head: dict[str, float]
+        ``HasAns_*``/``NoAns_*`` and ``best_*`` with their thresholds (the official script's keys,
+        as Hugging Face ``squad_v2`` returns them); its question counts (``total``,
+        ``*_total``) are :meth:`extra` numbers."""
+        values: dict[str, Any] = dict.fromkeys(h.key for h in self.HEADLINE)
         if self.squad_v2 is not None:
-            head = {k: v for k, v in self.squad_v2.items() if not k.endswith("total")}
+            values.update((k, v) for k, v in self.squad_v2.items() if not k.endswith("total"))
         else:
-            head = {"exact_match": self.exact_match, "f1": self.f1}
-        head["precision"] = self.precision
-        head["recall"] = self.recall
-        return head
+            values.update(exact_match=self.exact_match, f1=self.f1)
+        values.update(precision=self.precision, recall=self.recall)
+        return values
 
-    def per_item(self) -> list[dict[str, Any]]:
-        extras = {
-            "exact_match": self.exact_match_scores,
-            "f1": self.f1_scores,
-            "precision": self.precision_scores,
-            "recall": self.recall_scores,
-        }
-        return item_records(
-            self.scores, predictions=self.predictions, ids=self.ids, closest=self.closest, extras=extras
-        )
+    def extra(self) -> dict[str, Any]:
+        if self.squad_v2 is None:
+            return {}
+        return {k: v for k, v in self.squad_v2.items() if k.endswith("total")}
 
-    def _score_columns(self) -> dict[str, list[Any]]:
-        # the ``scores`` value of as_dict: the per-question columns, as evaluate users read it
-        out: dict[str, list[Any]] = {}
-        if self.ids is not None:
-            out["id"] = list(self.ids)
-        out["exact_match"] = list(self.exact_match_scores)
-        out["f1"] = list(self.f1_scores)
-        out["precision"] = list(self.precision_scores)
-        out["recall"] = list(self.recall_scores)
-        return out
+    def item_ids(self) -> list[str] | None:
+        return self.ids
 
-    def as_dict(self) -> dict[str, Any]:
-        """The keys of HF's ``squad`` (``exact_match``, ``f1``) or ``squad_v2`` (``exact``,
-        ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``, ``best_*``), plus ``precision``,
-        ``recall``, ``scores`` (a dict of per-question columns: ``id`` for dict input,
-        ``exact_match``, ``f1``, ``precision``, ``recall``) and the ``signature``."""
-        head: dict[str, Any]
-        if self.squad_v2 is not None:
-            head = dict(self.squad_v2)
-        else:
-            head = {"exact_match": self.exact_match, "f1": self.f1}
-        head["precision"] = self.precision
-        head["recall"] = self.recall
-        head["scores"] = self._score_columns()
-        head["signature"] = self.signature
-        return head
+    def item_closest(self) -> list[str]:
+        return self.closest
+
+    def item_scale(self) -> float:
+        return 100.0 if self.percent else 1.0
 
 
 _OPTION_LETTER = re.compile("[abcde]")

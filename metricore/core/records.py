@@ -1,5 +1,5 @@
-"""Reading prediction and reference files for the command line (``metricore score`` and any
-other subcommand that needs them).
+"""Reading prediction and reference files: the one reader of the command line (``metricore
+score``, ``compare``) and the Spaces (an uploaded file, pasted JSONL).
 
 Formats, chosen by the file's extension or given explicitly (``fmt``):
 
@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from metricore.core.pairing import IdMismatch, pair_ids
 from metricore.core.structured import DuplicateKeyError, from_json, parse_text_cell
 
 __all__ = [
@@ -392,36 +393,16 @@ def column(records: Iterable[Record], role: str, fields: FieldNames = FieldNames
     return Column(values, [x for x in ids if x is not None] if with_id else None, where)
 
 
-def _duplicates(ids: list[str], where: list[str]) -> None:
-    first: dict[str, int] = {}
-    for i, x in enumerate(ids):
-        if x in first:
-            raise InputError(f"{where[i]}: the id {x!r} repeats (first at {where[first[x]]})")
-        first[x] = i
-
-
 def pair_columns(predictions: Column, references: Column) -> Paired:
     """Align the two sides: by id when both have ids, by position when neither has."""
     if predictions.ids is not None and references.ids is not None:
-        _duplicates(predictions.ids, predictions.where)
-        _duplicates(references.ids, references.where)
-        at = {x: i for i, x in enumerate(predictions.ids)}
-        missing = [i for i, x in enumerate(references.ids) if x not in at]
-        if missing:
-            i = missing[0]
-            raise InputError(
-                f"{references.where[i]}: no prediction has the id {references.ids[i]!r} "
-                f"({len(missing)} reference id(s) without a prediction)"
+        try:
+            order = pair_ids(predictions.ids, references.ids)
+        except IdMismatch as err:
+            message = err.describe(
+                where_left=predictions.where.__getitem__, where_right=references.where.__getitem__
             )
-        known = set(references.ids)
-        extra = [i for i, x in enumerate(predictions.ids) if x not in known]
-        if extra:
-            i = extra[0]
-            raise InputError(
-                f"{predictions.where[i]}: no reference has the id {predictions.ids[i]!r} "
-                f"({len(extra)} prediction id(s) without a reference)"
-            )
-        order = [at[x] for x in references.ids]
+            raise InputError(message) from None
         return Paired(
             [predictions.values[i] for i in order],
             list(references.values),

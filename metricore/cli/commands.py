@@ -38,7 +38,6 @@ import argparse
 import contextlib
 import importlib
 import json
-import math
 import os
 import re
 import sys
@@ -60,7 +59,7 @@ from metricore.core.records import (
 )
 from metricore.core.result import MetricResult
 from metricore.core.spec import BoundMetric, MetricSpec
-from metricore.core.structured import escape_surrogates
+from metricore.core.structured import escape_surrogates, jsonable
 from metricore.lexicon.wordnet import WordNetNotFoundError
 
 __all__ = [
@@ -166,23 +165,12 @@ def per_sample_rows(result: MetricResult, paired: Paired) -> Iterator[dict[str, 
         yield row
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "item") and callable(value.item):  # numpy scalars
-        return _jsonable(value.item())
-    return value
-
-
 def dumps(value: Any, **kwargs: Any) -> str:
     """JSON text that can always be written as UTF-8: non-ASCII characters stay as they are,
     but a lone surrogate (which the metrics accept in a str, and UTF-8 cannot encode) is
-    written as its escape (:func:`~metricore.core.structured.escape_surrogates`)."""
-    return escape_surrogates(json.dumps(_jsonable(value), ensure_ascii=False, **kwargs))
+    written as its escape (:func:`~metricore.core.structured.escape_surrogates`); non-finite
+    numbers are ``"nan"``, ``"inf"``, ``"-inf"`` (:func:`~metricore.core.structured.jsonable`)."""
+    return escape_surrogates(json.dumps(jsonable(value), ensure_ascii=False, **kwargs))
 
 
 # --------------------------------------------------------------------------------------------

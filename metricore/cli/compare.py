@@ -21,7 +21,7 @@ counting draws at least as extreme); sacrebleu's numbers are kept as ``p_value_s
 for comparison with published results. When the sample is too small for ``--confidence`` (no
 p-value could fall below ``1 - confidence``), the report's ``warnings`` say so and each is
 printed to stderr. The report is JSON on stdout (or ``--output``); NaN and infinities are
-written as ``null`` and ``"inf"``/``"-inf"``.
+written as ``"nan"``, ``"inf"`` and ``"-inf"`` (one rule on every surface).
 
 Exit codes as ``metricore score``: 0 success, 2 usage error (bad arguments, options, key or
 interval settings), 3 bad input data, 4 unreadable or unwritable file, 5 missing resource.

@@ -54,6 +54,7 @@ __all__ = [
     "Paired",
     "detect_format",
     "read_records",
+    "read_text_records",
     "column",
     "pair_columns",
     "progress_bar",
@@ -190,8 +191,12 @@ def _parse_json(text: str, where: str) -> Any:
 
 
 def _read_jsonl(path: str | os.PathLike[str], name: str, progress: bool | None) -> list[Record]:
+    return _jsonl_records(_lines(path, progress), name)
+
+
+def _jsonl_records(lines: Iterable[tuple[int, bytes]], name: str) -> list[Record]:
     out = []
-    for number, raw in _lines(path, progress):
+    for number, raw in lines:
         where = f"{name} line {number}"
         text = _decode(raw, where, number == 1)
         text = text.strip()
@@ -250,6 +255,17 @@ def _read_csv(
     progress: bool | None,
 ) -> list[Record]:
     text = _decode(_read_bytes(path), name, True)
+    return _csv_lines(text, name, delimiter, fields, json_cells, progress)
+
+
+def _csv_lines(
+    text: str,
+    name: str,
+    delimiter: str,
+    fields: FieldNames,
+    json_cells: bool,
+    progress: bool | None = False,
+) -> list[Record]:
     bar = progress_bar(progress, total=text.count("\n"), unit=" lines", desc=f"reading {Path(name).name}")
     try:
         return _csv_records(text, name, delimiter, fields, json_cells, bar)
@@ -330,6 +346,25 @@ def read_records(
     return _read_csv(path, name, "\t" if kind == "tsv" else ",", fields, json_cells, progress)
 
 
+def read_text_records(
+    text: str,
+    *,
+    fmt: str = "jsonl",
+    name: str = "text",
+    fields: FieldNames = FieldNames(),
+    json_cells: bool = False,
+) -> list[Record]:
+    """The rows of ``text`` in format ``fmt`` (``jsonl``, ``csv``, ``tsv``), as
+    :func:`read_records` reads a file of that text (pasted JSONL in a Space)."""
+    if fmt not in FORMATS or fmt == "json":
+        raise ValueError(f"unknown text format {fmt!r}; allowed: jsonl, csv, tsv")
+    if fmt == "jsonl":
+        return _jsonl_records(
+            enumerate(text.encode("utf-8", "surrogatepass").splitlines(keepends=True), 1), name
+        )
+    return _csv_lines(text, name, "\t" if fmt == "tsv" else ",", fields, json_cells)
+
+
 # --------------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------------
@@ -352,11 +387,14 @@ def _id_text(value: Any, where: str) -> str:
     raise InputError(f"{where}: the id must be a str or an int, got {type(value).__name__} ({value!r:.60})")
 
 
-def column(records: Iterable[Record], role: str, fields: FieldNames = FieldNames()) -> Column:
+def column(
+    records: Iterable[Record], role: str, fields: FieldNames = FieldNames(), *, records_only: bool = False
+) -> Column:
     """The ``role`` side (``"prediction"`` or ``"references"``) of parsed rows.
 
     A record (an object with a prediction or references field, every CSV row) gives its
-    ``role`` field, which it must have; a bare value is used whole.
+    ``role`` field, which it must have; a bare value is used whole (``records_only``: refused,
+    for a source that must hold both sides in each row).
     """
     names = fields.of(role)
     record_names = (*fields.prediction, *fields.references)
@@ -381,6 +419,11 @@ def column(records: Iterable[Record], role: str, fields: FieldNames = FieldNames
                     )
                 rid = own
             value = value[name]
+        elif records_only:
+            raise InputError(
+                f"{rec.where}: expected an object {{{', '.join(repr(n) for n in record_names[:2])}: ...}}, "
+                f"got {type(value).__name__}"
+            )
         values.append(value)
         ids.append(rid)
         where.append(rec.where)

@@ -105,6 +105,12 @@ class MetricResult:
         """The headline numbers present on this result, in declared order."""
         return {k: v for k, v in self.headline_values().items() if v is not None}
 
+    def main_key(self) -> str | None:
+        """The headline number that summarises :attr:`scores` (the first present headline
+        declared with ``items="score"``), or ``None``."""
+        values = self.headline_values()
+        return next((h.key for h in self.HEADLINE if h.items == "score" and values[h.key] is not None), None)
+
     @classmethod
     def headline_info(cls, key: str) -> Headline:
         for h in cls.HEADLINE:

@@ -11,10 +11,13 @@ repeat within one object (:class:`DuplicateKeyError`); answers nest at most
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
+    "jsonable",
     "to_json",
     "from_json",
     "loads_strict",
@@ -184,3 +187,23 @@ def parse_text_cell(text: str, *, structured: bool, list_cell: bool) -> Any:
         if isinstance(value, list):
             return value
     return text
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON data, with the one rule every surface (the CLI's output, the
+    Spaces' API and pages) shows non-finite numbers by: the strings ``"nan"``, ``"inf"`` and
+    ``"-inf"`` (JSON has no such numbers); numpy scalars become Python numbers, tuples lists,
+    mapping keys strings."""
+    if isinstance(value, float):
+        return (
+            value
+            if math.isfinite(value)
+            else ("nan" if math.isnan(value) else ("inf" if value > 0 else "-inf"))
+        )
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "item") and callable(value.item) and not isinstance(value, (str, bytes)):
+        return jsonable(value.item())  # a numpy scalar
+    return value

@@ -108,6 +108,9 @@ class COCOCaptionResult(MetricResult):
     def headline_values(self) -> dict[str, Any]:
         return {key: self.table.get(key) for key in COCO_KEYS}
 
+    def main_key(self) -> str:
+        return self.main
+
     def columns(self) -> dict[str, Sequence[Any]]:
         """Every key's per-image scores (as ``imgToEval`` holds them)."""
         return dict(self.per_image)

@@ -8,7 +8,6 @@ as JSON (typed in or uploaded), a per-task table with eligibility, and the integ
 
 import html
 import json
-import math
 from pathlib import Path
 
 import gradio as gr
@@ -16,7 +15,7 @@ import pandas as pd
 
 from metricore.challenge import WHOLE_SUBMISSION_EXAMPLE, load_challenge, score_challenge, score_submission
 from metricore.challenge.score import submission_inputs, task_rows
-from metricore.core.structured import loads_strict
+from metricore.core.structured import jsonable, loads_strict
 from metricore.registry import get
 from metricore.specs._cost import array_shape, describe
 from metricore.specs.challenge_score import ARRAYS
@@ -44,6 +43,7 @@ from metricore_hf.space import (
 SUBMISSION_KEYS = {"predictions", "references", "task_ids"}
 EXAMPLE_JSON = json.dumps(WHOLE_SUBMISSION_EXAMPLE, ensure_ascii=False, indent=1)
 CARD = metric_card(__file__, "challenge_score")
+METRIC = get("challenge_score")
 DESCRIPTION = (
     "The integral score of a multi-task challenge: each task is scored with its metric (or "
     "given as a score), **S = Σ weight · score**, and a task is *eligible* when its score reaches "
@@ -59,16 +59,6 @@ DESCRIPTION = (
     f"(FID features: fewer samples than dimensions, or up to about 1,000 dimensions) and "
     f"{TIME_LIMIT:g} s of scoring per request."
 )
-
-
-def _finite(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
 
 
 def _check_limits(submission):
@@ -88,7 +78,7 @@ def _check_budget(inputs):
         rows, refs = task_rows(inputs)
     except (TypeError, ValueError, LookupError):
         return  # malformed: scoring names the problem
-    work = get("challenge_score").cost("fbc2", rows, refs, {})
+    work = METRIC.bind("fbc2").cost(rows, refs)
     if work <= MAX_WORK:
         return
     texts = [{k: v for k, v in row.items() if k not in ARRAYS} for row in rows]
@@ -106,6 +96,10 @@ def score(submission, missing="error"):
     """The :class:`~metricore.challenge.ChallengeResult` of ``submission`` (either form)."""
     if not isinstance(submission, dict):
         raise fail("The submission must be one JSON object (see the input formats above).")
+    try:  # the spec's one check of the option
+        missing = METRIC.bind("fbc2", missing=missing).options["missing"]
+    except (TypeError, ValueError) as err:
+        raise fail(str(err)) from None
     _check_limits(submission)
     if SUBMISSION_KEYS <= set(submission):
         unknown = sorted(set(submission) - SUBMISSION_KEYS - {"extra"})
@@ -205,9 +199,10 @@ def render(api_prefix):
         example = gr.Button(
             "Load the whole-submission example (from the metric card)", elem_classes=["mc-example"]
         )
+        option = METRIC.config("fbc2").option("missing")
         missing = gr.Dropdown(
-            ["error", "zero"],
-            value="error",
+            list(option.choices),
+            value=option.default,
             label="a task without input",
             info="error, or score it 0 (the leaderboard's view of an unsolved task)",
         )
@@ -256,7 +251,7 @@ def render(api_prefix):
     def compute(submission: dict, missing: str = "error") -> dict:
         """Score a whole submission or per-task inputs; returns the result as a dict
         (integral, <group>_sum, scores, eligibility, eligible, tasks, signature)."""
-        return _finite(score(submission, missing).as_dict())
+        return jsonable(score(submission, missing).as_dict())
 
     gr.api(compute, api_name=f"{api_prefix}compute")
     gr.Markdown("---")

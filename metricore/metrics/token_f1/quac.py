@@ -109,7 +109,7 @@ class QuACResult(MetricResult):
     # ``closest`` (a question's F1 is a leave-one-out mean over its references)
     METRIC = "token_f1"
     HEADLINE = (
-        Headline("f1", items="f1"),
+        Headline("f1", items="score"),
         Headline("heq_q", items="heq"),
         Headline("heq_d"),
         Headline("human_f1", higher_is_better=None, items="human_f1"),

@@ -70,7 +70,7 @@ class QuestionLevelResult(MetricResult):
     HEADLINE = (
         Headline("precision", items="precision"),
         Headline("recall", items="recall"),
-        Headline("f1", items="f1"),
+        Headline("f1", items="score"),
         Headline("exact_match", items="exact_match"),
         Headline("micro_precision"),
         Headline("micro_recall"),

@@ -101,7 +101,7 @@ class TokenF1Result(MetricResult):
     METRIC = "token_f1"
     HEADLINE = (
         Headline("exact_match", items="exact_match"),
-        Headline("f1", items="f1"),
+        Headline("f1", items="score"),
         Headline("exact", items="exact_match"),
         Headline("HasAns_exact"),
         Headline("HasAns_f1"),

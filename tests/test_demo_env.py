@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from metricore.registry import row_metrics
+
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = (
     "torch",
@@ -43,7 +45,7 @@ def _table(stdout: str) -> str:
     start = next(
         i
         for i, line in enumerate(lines)
-        if line.split()[:5] == ["metric", "variant", "n", "score", "signature"]
+        if line.split()[:6] == ["metric", "variant", "n", "score", "signature", "example"]
     )
     return "\n".join(lines[start:])
 
@@ -62,7 +64,7 @@ def test_demo_builds_a_light_env_and_runs(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     table = _table(proc.stdout)
     lines = table.splitlines()
-    assert {line.split()[0] for line in lines[2:]} == {"anls", "token_f1", "meteor", "cider", "one_minus_ned"}
+    assert {line.split()[0] for line in lines[2:]} == set(row_metrics())
     assert "meteor|variant:nltk" in table and "wordnet:3.0" in table
 
     listed = subprocess.run(

@@ -40,10 +40,7 @@ from metricore.stats.significance import (
     percentile_interval,
 )
 
-__all__ = ["MEAN_TASK_METRICS", "challenge_intervals", "task_distributions", "task_seed"]
-
-#: task metrics whose score is the mean of the task's ``item_scores``
-MEAN_TASK_METRICS = frozenset({"token_f1", "meteor", "one_minus_ned", "anls", "meteor_clip"})
+__all__ = ["challenge_intervals", "task_distributions", "task_seed"]
 
 
 def task_seed(seed: int | None, position: int) -> int | None:
@@ -59,7 +56,7 @@ def _affine(task: TaskResult) -> tuple[float, float] | None:
     if task.source != "computed" or not task.item_scores:
         return None
     mean = float(np.mean(task.item_scores))
-    if task.metric in MEAN_TASK_METRICS:
+    if task.mean_of_items:
         return task.score - mean, 1.0
     if task.metric == "image_generation" and "clip" in task.components:
         return task.score - mean / 2.0, 0.5

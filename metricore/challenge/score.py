@@ -57,6 +57,9 @@ class TaskResult:
     ids: list[str] | None
     item_scores: list[float] | None
     signatures: dict[str, str]
+    #: the score is the mean of ``item_scores`` (plus a constant), so resampling the items
+    #: resamples it (:mod:`metricore.challenge.intervals`)
+    mean_of_items: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -249,6 +252,7 @@ def score_challenge(
             ids=outcome.ids,
             item_scores=outcome.item_scores,
             signatures=dict(outcome.signatures),
+            mean_of_items=outcome.mean_of_items,
         )
     group_sums = {g: math.fsum(t.score for t in results.values() if t.group == g) for g in spec.groups}
     integral = math.fsum(t.contribution for t in results.values())

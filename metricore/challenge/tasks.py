@@ -6,18 +6,16 @@ either precomputed or from raw inputs:
 
 ``score``
     Only a given score (hidden tasks).
-``token_f1`` (config: a :data:`metricore.metrics.token_f1.TOKEN_F1_VARIANTS` name)
-    ``predictions``, ``references`` -> :func:`metricore.compute_token_f1` in [0, 1]. Option
-    ``score``: ``"f1"`` or ``"exact_match"`` (default: exact match for a variant whose letter
-    fallback is decided on it, ``fbc2_mathqa``, else F1); ``language`` for ``mlqa``.
-``meteor`` (config: a :data:`metricore.metrics.meteor.METEOR_VARIANTS` name)
-    ``predictions``, ``references`` -> :func:`metricore.compute_meteor`; options: ``alpha``,
-    ``beta``, ``gamma``, ``synonyms``, ``tokenizer``, ``lemmatize``.
-``one_minus_ned`` (config ``icdar2019``)
-    ``predictions``, ``references`` -> :func:`metricore.compute_one_minus_ned`; options:
-    ``empty_pair``, ``lowercase``, ``nfkc``.
-``anls`` (config: a :data:`metricore.metrics.anls.ANLS_VARIANTS` name)
-    ``predictions``, ``references`` -> :func:`metricore.compute_anls`; option ``threshold``.
+every registry metric with a :attr:`~metricore.core.spec.MetricSpec.task` (ANLS, token F1,
+METEOR, 1-NED, ...)
+    ``predictions``, ``references`` (plain lists, or per-id dicts of the challenge's typed
+    answer parts) -> the metric's spec bound with the task's config and options
+    (:meth:`~metricore.core.spec.MetricSpec.bind`, the options a task fixes added, e.g.
+    ``percent=False``: a task score is in [0, 1]) and run; the task's score is the headline
+    number the spec names (option ``score`` where it names several: token F1's ``"f1"`` or
+    ``"exact_match"``, by default exact match for a variant whose letter fallback is decided
+    on it, ``fbc2_mathqa``). One scorer serves them all; a metric added to the registry with a
+    ``task`` is a task metric at once.
 ``image_generation`` (config ``fbc2``)
     ``(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2`` (FusionBrain
     ``evaluation/generation/evaluate_fid_clip.py``, fid_cap 200). ``clip``: given, or the
@@ -40,6 +38,7 @@ be below 0 (the challenge does not clip it); given scores must lie in [0, 1].
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -50,11 +49,8 @@ import numpy as np
 
 from metricore import registry
 from metricore.challenge.layout import fail, text_columns
-from metricore.core.validation import check_choice, check_number
-from metricore.metrics.anls import compute_anls
-from metricore.metrics.meteor import compute_meteor
-from metricore.metrics.ned import compute_one_minus_ned
-from metricore.metrics.token_f1 import TOKEN_F1_VARIANTS, compute_token_f1
+from metricore.core.spec import Config, MetricSpec, Option, bind_options
+from metricore.core.validation import check_number
 from metricore.vision.clip_score import CLIP_S_WEIGHT, clip_cosine, clip_score
 from metricore.vision.fid import fid_from_features
 
@@ -77,6 +73,8 @@ class TaskOutcome:
     item_scores: list[float] | None = None
     #: signatures of the core metrics that produced the numbers
     signatures: dict[str, str] = field(default_factory=dict)
+    #: the score is the mean of ``item_scores`` (plus a constant from given sub-scores)
+    mean_of_items: bool = False
 
 
 Scorer = Callable[[str, str, Mapping[str, Any], Mapping[str, Any]], TaskOutcome]
@@ -133,58 +131,59 @@ def _fields(names: tuple[str, ...]) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Plain text metrics
+# Registry metrics: one scorer
 # --------------------------------------------------------------------------------------------
 
 
-def _token_f1(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
-    ids, preds, golds = text_columns(data["predictions"], data["references"], task)
-    opts = dict(options)
-    key = opts.pop("score", _default_token_score(config))
-    with _as_task(task):
-        r = compute_token_f1(preds, golds, variant=config, percent=False, **opts)
-    items = r.exact_match_scores if key == "exact_match" else r.f1_scores
-    score = r.exact_match if key == "exact_match" else r.f1
-    return TaskOutcome(score, {key: score}, len(items), ids, list(items), {"token_f1": r.signature})
+def _spec_scorer(spec: MetricSpec) -> Scorer:
+    """The scorer of a task that uses ``spec``: bind, run, take the task's headline number."""
+    use = spec.task
+    assert use is not None  # only metrics with a task use get a scorer
+
+    def score(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
+        ids: list[str] | None
+        if spec.config(config).structured:  # structured answers go to the core as they are
+            ids, preds, golds = None, data["predictions"], data["references"]
+        else:
+            ids, preds, golds = text_columns(data["predictions"], data["references"], task)
+        opts = dict(options)
+        key = opts.pop("score", use.score_for(config))
+        with _as_task(task):
+            result = spec.bind_options(config, {**opts, **use.fixed}).run(preds, golds)
+        head = result.headline_info(key)
+        items = list(result.column(head.items)) if head.items is not None else None
+        value = float(result.headline()[key])
+        return TaskOutcome(
+            value,
+            {key: value},
+            len(result.scores),
+            ids,
+            items,
+            {spec.name: result.signature},
+            mean_of_items=head.mean,
+        )
+
+    return score
 
 
-def _default_token_score(config: str) -> str:
-    spec = TOKEN_F1_VARIANTS.get(config)
-    return "exact_match" if spec is not None and spec.letter_fallback == "exact_match" else "f1"
-
-
-def _meteor(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
-    ids, preds, golds = text_columns(data["predictions"], data["references"], task)
-    with _as_task(task):
-        r = compute_meteor(preds, golds, variant=config, **options)
-    return TaskOutcome(
-        r.meteor, {"meteor": r.meteor}, len(r.scores), ids, list(r.scores), {"meteor": r.signature}
+def _spec_metric(spec: MetricSpec) -> TaskMetric:
+    """A task metric from a registry spec: its task configs and options (those a task fixes
+    left out; ``score`` added where the task may pick among several headline numbers)."""
+    use = spec.task
+    assert use is not None
+    configs = [spec.config(c) for c in use.configs]
+    options = frozenset().union(*(c.option_names for c in configs)) - set(use.fixed)
+    if len(use.scores) > 1:
+        options |= {"score"}
+    return TaskMetric(
+        spec.name,
+        f"{spec.title} (metricore.registry.get({spec.name!r}))",
+        tuple(use.configs),
+        options,
+        _TEXT,
+        (),
+        _spec_scorer(spec),
     )
-
-
-def _ned(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
-    ids, preds, golds = text_columns(data["predictions"], data["references"], task)
-    with _as_task(task):
-        r = compute_one_minus_ned(preds, golds, **options)
-    return TaskOutcome(
-        r.one_minus_ned,
-        {"one_minus_ned": r.one_minus_ned},
-        len(r.scores),
-        ids,
-        list(r.scores),
-        {"one_minus_ned": r.signature},
-    )
-
-
-def _anls(task: str, config: str, options: Mapping[str, Any], data: Mapping[str, Any]) -> TaskOutcome:
-    ids: list[str] | None
-    if registry.get("anls").config(config).json_cells:  # structured answers go to the core as they are
-        ids, preds, golds = None, data["predictions"], data["references"]
-    else:
-        ids, preds, golds = text_columns(data["predictions"], data["references"], task)
-    with _as_task(task):
-        r = compute_anls(preds, golds, variant=config, **options)
-    return TaskOutcome(r.anls, {"anls": r.anls}, len(r.scores), ids, list(r.scores), {"anls": r.signature})
 
 
 # --------------------------------------------------------------------------------------------
@@ -274,94 +273,105 @@ def _meteor_clip(task: str, config: str, options: Mapping[str, Any], data: Mappi
     sigs: dict[str, str] = {}
     ids: list[str] | None = None
     n: int | None = None
+    mean = False
     if _need(task, data, "meteor", ("predictions", "references")):
         meteor = given_number(task, "meteor", data["meteor"], 0.0, 1.0)
         meteor_items = None
     else:
-        ids, preds, golds = text_columns(data["predictions"], data["references"], task)
-        with _as_task(task):
-            r = compute_meteor(preds, golds, variant=config, **opts)
-        meteor, meteor_items, n = r.meteor, list(r.scores), len(r.scores)
-        sigs["meteor"] = r.signature
+        outcome = _spec_scorer(registry.get("meteor"))(task, config, opts, data)
+        meteor, meteor_items, n, ids = outcome.score, outcome.item_scores, outcome.n, outcome.ids
+        mean = outcome.mean_of_items
+        sigs.update(outcome.signatures)
     clip, clip_items, ids, clip_sigs = _clip(task, data, kind, ids, n)
     sigs.update(clip_sigs)
     items = None
     if meteor_items is not None and clip_items is not None:
         items = [(m + c) / 2 for m, c in zip(meteor_items, clip_items)]
     n_items = n if n is not None else (None if clip_items is None else len(clip_items))
-    return TaskOutcome((meteor + clip) / 2, {"meteor": meteor, "clip": clip}, n_items, ids, items, sigs)
+    return TaskOutcome(
+        (meteor + clip) / 2, {"meteor": meteor, "clip": clip}, n_items, ids, items, sigs, mean_of_items=mean
+    )
 
 
 # --------------------------------------------------------------------------------------------
-# Registry and option checks
+# The task metrics and their option checks
 # --------------------------------------------------------------------------------------------
 
 _TEXT = frozenset({"predictions", "references"})
-#: options a challenge task adds to its metric's, and those it does not take (a task score is
-#: always in [0, 1])
-_TASK_OPTIONS = {"token_f1": frozenset({"score"})}
-_NOT_IN_TASKS = frozenset({"percent"})
-#: configs of a metric that a task cannot use (their inputs are not prediction/reference texts)
-_NOT_TASK_CONFIGS = {"token_f1": ("question_level", "quac")}
-
-
-def _plain_metric(name: str, scorer: Scorer) -> TaskMetric:
-    """A task metric that scores raw text with a core metric: configs and options from its spec."""
-    spec = registry.get(name)
-    configs = tuple(c for c in spec.configs if c.name not in _NOT_TASK_CONFIGS.get(name, ()))
-    options = frozenset().union(*(c.option_names for c in configs)) - _NOT_IN_TASKS
-    description = f"{spec.title} (metricore.registry.get({name!r}))"
-    return TaskMetric(
-        name,
-        description,
-        tuple(c.name for c in configs),
-        options | _TASK_OPTIONS.get(name, frozenset()),
-        _TEXT,
-        (),
-        scorer,
-    )
+#: the options of the challenge's own composite metrics, checked like a spec's
+_FID_CAP = Option("fid_cap", "number", DEFAULT_FID_CAP, "FID above it scores 0", low=0.0)
+_CLIP = Option("clip", "choice", "cosine", "plain cosine (the challenge) or CLIPScore", choices=CLIP_KINDS)
 
 
 def _meteor_options() -> frozenset[str]:
-    return _plain_metric("meteor", _meteor).options
+    return _spec_metric(registry.get("meteor")).options
 
 
-TASK_METRICS: dict[str, TaskMetric] = {
-    m.name: m
-    for m in (
-        TaskMetric(
-            "score", "a precomputed score in [0, 1] (hidden tasks)", (), frozenset(), frozenset(), (), None
-        ),
-        _plain_metric("token_f1", _token_f1),
-        _plain_metric("meteor", _meteor),
-        _plain_metric("one_minus_ned", _ned),
-        _plain_metric("anls", _anls),
-        TaskMetric(
-            "image_generation",
-            "(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2",
-            ("fbc2",),
-            frozenset({"fid_cap", "clip"}),
-            frozenset({"image_embeddings", "text_embeddings", "generated_features", "real_features", "ids"}),
-            ("clip", "fid"),
-            _image_generation,
-        ),
-        TaskMetric(
-            "meteor_clip",
-            "(METEOR + CLIP) / 2",
-            ("fbc2_captioning",)
-            + tuple(v for v in registry.get("meteor").config_names if v != "fbc2_captioning"),
-            _meteor_options() | {"clip"},
-            _TEXT | {"image_embeddings", "text_embeddings"},
-            ("meteor", "clip"),
-            _meteor_clip,
-        ),
-    )
-}
+def _task_metrics() -> dict[str, TaskMetric]:
+    found = [registry.get(name) for name in registry.names()]
+    return {
+        m.name: m
+        for m in (
+            TaskMetric(
+                "score",
+                "a precomputed score in [0, 1] (hidden tasks)",
+                (),
+                frozenset(),
+                frozenset(),
+                (),
+                None,
+            ),
+            *(_spec_metric(spec) for spec in found if spec.task is not None),
+            TaskMetric(
+                "image_generation",
+                "(CLIP + (fid_cap - min(fid_cap, FID)) / fid_cap) / 2",
+                ("fbc2",),
+                frozenset({"fid_cap", "clip"}),
+                frozenset(
+                    {"image_embeddings", "text_embeddings", "generated_features", "real_features", "ids"}
+                ),
+                ("clip", "fid"),
+                _image_generation,
+            ),
+            TaskMetric(
+                "meteor_clip",
+                "(METEOR + CLIP) / 2",
+                ("fbc2_captioning",)
+                + tuple(v for v in registry.get("meteor").task.configs if v != "fbc2_captioning"),  # type: ignore[union-attr]
+                _meteor_options() | {"clip"},
+                _TEXT | {"image_embeddings", "text_embeddings"},
+                ("meteor", "clip"),
+                _meteor_clip,
+            ),
+        )
+    }
+
+
+class _TaskMetrics(Mapping[str, TaskMetric]):
+    """Name -> task metric, built on first use (it reads every spec of the registry, and the
+    challenge score's own spec imports this package)."""
+
+    @functools.cached_property
+    def _table(self) -> dict[str, TaskMetric]:
+        return _task_metrics()
+
+    def __getitem__(self, name: str) -> TaskMetric:
+        return self._table[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+
+TASK_METRICS: Mapping[str, TaskMetric] = _TaskMetrics()
 
 
 def check_task_options(task: str, metric: TaskMetric, config: str, options: Mapping[str, Any]) -> None:
-    """Refuse options the metric does not take, and check the values this module reads
-    itself (the core metrics check theirs when scoring, errors naming the task)."""
+    """Refuse what a task's metric would refuse: the spec's one check (:func:`bind_options`)
+    for a registry metric's options, the same check for the composite metrics' own
+    (``fid_cap``, ``clip``) and a task's ``score`` choice; errors name the task."""
     unknown = sorted(set(options) - metric.options)
     if unknown:
         allowed = ", ".join(repr(o) for o in sorted(metric.options)) or "none"
@@ -370,13 +380,18 @@ def check_task_options(task: str, metric: TaskMetric, config: str, options: Mapp
             f"unknown option(s) {', '.join(map(repr, unknown))} for metric {metric.name!r}; allowed: {allowed}",
         )
     where = f"{_METRIC}: task {task!r}"
-    if "score" in options:
-        check_choice(options["score"], ("f1", "exact_match"), where, "value of option `score`")
-    if "clip" in options:
-        check_choice(options["clip"], CLIP_KINDS, where, "value of option `clip`")
-    if "fid_cap" in options:
-        cap = check_number(options["fid_cap"], where, "options.fid_cap", 0.0, math.inf)
-        if cap <= 0 or math.isinf(cap):
-            raise fail(task, f"`options.fid_cap` must be a positive finite number, got {cap}")
-    if "language" in options and "language" not in registry.get("token_f1").config(config).option_names:
-        raise fail(task, f"option `language` is only used by the 'mlqa' config, not {config!r}")
+    own = dict(options)
+    spec_name = "meteor" if metric.name == "meteor_clip" else metric.name
+    use = registry.get(spec_name).task if spec_name in registry.names() else None
+    if use is not None:
+        if "score" in own:
+            choice = Option("score", "choice", None, "the task's headline number", choices=use.scores)
+            choice.check(own.pop("score"), where)
+        theirs = {k: v for k, v in own.items() if k != "clip"}
+        chosen = registry.get(spec_name).config(config)
+        settable = tuple(o for o in chosen.options if o.name not in use.fixed)
+        bind_options(Config(chosen.name, chosen.reference, settable), theirs, where)
+        own = {k: v for k, v in own.items() if k == "clip"}
+    bind_options(Config("task", "", tuple(o for o in (_FID_CAP, _CLIP) if o.name in own)), own, where)
+    if "fid_cap" in own and (own["fid_cap"] <= 0 or math.isinf(own["fid_cap"])):
+        raise fail(task, f"`options.fid_cap` must be a positive finite number, got {own['fid_cap']}")

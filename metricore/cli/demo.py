@@ -1,69 +1,65 @@
-"""The embedded example: score the bundled sample with every metric and print a table."""
+"""The embedded example (``metricore demo``): every metric of the registry scores its own worked
+examples (those of its metric card and Space), with every config they use, and a table shows
+the main headline number and the signature of each.
+
+A config whose resource is not installed (e.g. the FusionBrain METEOR variants' Russian
+lemmatizer, or METEOR 1.5's data from ``pycocoevalcap``, which the run-time set leaves out)
+shows what it needs instead of a score.
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from importlib import resources
+import warnings
 from typing import Any
 
-from metricore.core.structured import from_json
-from metricore.metrics.anls import ANLS_VARIANTS, compute_anls
-from metricore.metrics.cider import compute_cider
-from metricore.metrics.meteor import compute_meteor
-from metricore.metrics.ned import compute_one_minus_ned
-from metricore.metrics.token_f1 import compute_token_f1
+from metricore import registry
+from metricore.core.spec import MetricSpec
+from metricore.lexicon.wordnet import WordNetNotFoundError
 
-__all__ = ["load_sample", "demo_rows", "format_table"]
+__all__ = ["demo_rows", "format_table"]
 
 
-def load_sample() -> dict[str, Any]:
-    """The bundled sample; structured answers are decoded (tuples restored)."""
-    text = resources.files("metricore").joinpath("data/demo_sample.json").read_text("utf-8")
-    raw = json.loads(text)
-    return {k: from_json(json.dumps(v)) for k, v in raw.items() if not k.startswith("_")}
+def _row(spec: MetricSpec, index: int) -> dict[str, Any]:
+    example = spec.examples[index]
+    bound = spec.bind_options(example.config, example.options)
+    row: dict[str, Any] = {
+        "metric": spec.name,
+        "variant": bound.config.name,
+        "n": len(example.predictions),
+        "example": example.title,
+    }
+    try:
+        with warnings.catch_warnings():  # e.g. "one image scores 0": the example shows it on purpose
+            warnings.simplefilter("ignore")
+            result = bound.run(example.predictions, example.references)
+    except (ImportError, WordNetNotFoundError, OSError) as err:  # a resource the config needs
+        need = spec.needs.get(bound.config.name) or str(err).splitlines()[0]
+        return {**row, "score": None, "key": None, "signature": f"(not run: needs {need})"}
+    key = result.main_key() or next(iter(result.headline()))
+    return {**row, "score": float(result.headline()[key]), "key": key, "signature": result.signature}
 
 
-def _row(metric: str, variant: str, n: int, score: float, signature: str) -> dict[str, Any]:
-    return {"metric": metric, "variant": variant, "n": n, "score": score, "signature": signature}
-
-
-def demo_rows(sample: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """One row per (metric, variant) that the bundled sample exercises."""
-    s = sample or load_sample()
-    # (metric, variant shown, sample part, scorer, headline key)
-    jobs: list[tuple[str, str, str, Callable[..., Any], str]] = []
-    for variant in ANLS_VARIANTS:
-        part = {"anls_star": "anls_star", "dude": "dude"}.get(variant, "docvqa")
-        jobs.append(("anls", variant, part, lambda p, r, v=variant: compute_anls(p, r, variant=v), "anls"))
-    for variant in ("squad", "squad_v2"):
-        jobs.append(
-            ("token_f1", variant, "squad", lambda p, r, v=variant: compute_token_f1(p, r, variant=v), "f1")
-        )
-    jobs.append(("meteor", "nltk", "captions", compute_meteor, "meteor"))
-    jobs.append(("cider", "cider_d", "captions", compute_cider, "cider"))
-    jobs.append(("one_minus_ned", "icdar2019", "ocr", compute_one_minus_ned, "one_minus_ned"))
-    jobs.append(
-        (
-            "one_minus_ned",
-            "icdar2019+nfkc+lower",
-            "ocr",
-            lambda p, r: compute_one_minus_ned(p, r, nfkc=True, lowercase=True),
-            "one_minus_ned",
-        )
-    )
-    rows = []
-    for metric, variant, part, fn, key in jobs:
-        predictions, references = s[part]["predictions"], s[part]["references"]
-        result = fn(predictions, references)
-        rows.append(_row(metric, variant, len(predictions), float(result.as_dict()[key]), result.signature))
-    return rows
+def demo_rows() -> list[dict[str, Any]]:
+    """One row per worked example of every row metric of the registry."""
+    return [
+        _row(spec, i)
+        for spec in (registry.get(name) for name in registry.row_metrics())
+        for i in range(len(spec.examples))
+    ]
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
-    header = ("metric", "variant", "n", "score", "signature")
+    header = ("metric", "variant", "n", "score", "signature", "example")
     cells = [
-        [str(r["metric"]), str(r["variant"]), str(r["n"]), f"{r['score']:.4f}", r["signature"]] for r in rows
+        [
+            str(r["metric"]),
+            str(r["variant"]),
+            str(r["n"]),
+            "-" if r["score"] is None else f"{r['score']:.4f}",
+            r["signature"],
+            r["example"],
+        ]
+        for r in rows
     ]
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths))

@@ -52,11 +52,14 @@ class Headline:
     ``higher_is_better``: its direction (``None``: not a score, e.g. a threshold).
     ``items``: the per-item column it aggregates (``"score"`` for :attr:`MetricResult.scores`,
     else a ``COLUMNS`` key; ``None`` when it aggregates no single column).
+    ``mean``: it is the plain mean of that column (times :meth:`MetricResult.item_scale`),
+    not a corpus formula over summed counts (BLEU, METEOR 1.5) or a subgroup's mean.
     """
 
     key: str
     higher_is_better: bool | None = True
     items: str | None = None
+    mean: bool = False
 
 
 class MetricResult:

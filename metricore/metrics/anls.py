@@ -142,7 +142,7 @@ class ANLSResult(MetricResult):
     predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     METRIC = "anls"
-    HEADLINE = (Headline("anls", higher_is_better=True, items="score"),)
+    HEADLINE = (Headline("anls", higher_is_better=True, items="score", mean=True),)
 
     @cached_property
     def closest(self) -> list[Any]:

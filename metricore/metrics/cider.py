@@ -144,7 +144,7 @@ class CIDErResult(MetricResult):
 
     # no ``closest``: CIDEr scores a caption against all references at once
     METRIC = "cider"
-    HEADLINE = (Headline("cider", higher_is_better=True, items="score"),)
+    HEADLINE = (Headline("cider", higher_is_better=True, items="score", mean=True),)
 
 
 @dataclass(frozen=True, eq=False)

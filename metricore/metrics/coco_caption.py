@@ -103,7 +103,8 @@ class COCOCaptionResult(MetricResult):
 
     # no ``closest``: every scorer compares a caption with all references of its image
     METRIC = "coco_caption"
-    HEADLINE = tuple(Headline(key, higher_is_better=True, items=key) for key in COCO_KEYS)
+    # BLEU and METEOR 1.5 are corpus formulas over summed counts; ROUGE-L and CIDEr-D are means
+    HEADLINE = tuple(Headline(key, items=key, mean=key in ("ROUGE_L", "CIDEr")) for key in COCO_KEYS)
 
     def headline_values(self) -> dict[str, Any]:
         return {key: self.table.get(key) for key in COCO_KEYS}

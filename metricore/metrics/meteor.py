@@ -204,7 +204,7 @@ class METEORResult(MetricResult):
     references: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     METRIC = "meteor"
-    HEADLINE = (Headline("meteor", higher_is_better=True, items="score"),)
+    HEADLINE = (Headline("meteor", higher_is_better=True, items="score", mean=True),)
     COLUMNS = (("best_reference", "best_reference"),)
 
     @property

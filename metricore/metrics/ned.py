@@ -112,9 +112,9 @@ class NEDResult(MetricResult):
 
     METRIC = "one_minus_ned"
     HEADLINE = (
-        Headline("one_minus_ned", higher_is_better=True, items="score"),
+        Headline("one_minus_ned", higher_is_better=True, items="score", mean=True),
         Headline("cer", higher_is_better=False),
-        Headline("accuracy", higher_is_better=True, items="correct"),
+        Headline("accuracy", higher_is_better=True, items="correct", mean=True),
     )
     COLUMNS = (("distance", "distances"), ("reference_length", "reference_lengths"), ("correct", "correct"))
 

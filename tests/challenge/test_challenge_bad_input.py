@@ -50,7 +50,7 @@ def _spec(**task_fields):
         (
             _spec(metric="bleu"),
             ValueError,
-            r"task 'QA': field `metric`: unknown metric 'bleu'; allowed: 'score', 'token_f1'",
+            r"task 'QA': field `metric`: unknown metric 'bleu'; allowed: 'score', 'anls', 'meteor'",
         ),
         (
             _spec(config="squad3"),
@@ -82,12 +82,12 @@ def _spec(**task_fields):
         (
             _spec(options={"score": "em"}),
             ValueError,
-            r"task 'QA': field `options`: unknown value of option `score` 'em'; allowed: 'f1', 'exact_match'",
+            r"task 'QA': field `options`: option `score` must be one of 'f1', 'exact_match', got 'em'",
         ),
         (
             _spec(options={"language": "de"}),
-            ValueError,
-            r"task 'QA': field `options`: option `language` is only used by the 'mlqa' config, not 'squad'",
+            TypeError,
+            r"task 'QA': field `options`: unknown option\(s\) 'language'; allowed: none",
         ),
         (_spec(task_id=[0]), TypeError, r"task 'QA': field `task_id` must be a str or an int"),
         (
@@ -106,7 +106,7 @@ def _spec(**task_fields):
                 "tasks": {"G": {"metric": "image_generation", "weight": 1, "options": {"fid_cap": 0}}},
             },
             ValueError,
-            r"task 'G': field `options`: `options.fid_cap` must be a positive finite number, got 0.0",
+            r"task 'G': field `options`: `options.fid_cap` must be a positive finite number, got 0",
         ),
         (
             {
@@ -114,7 +114,7 @@ def _spec(**task_fields):
                 "tasks": {"G": {"metric": "image_generation", "weight": 1, "options": {"clip": "ref"}}},
             },
             ValueError,
-            r"task 'G': field `options`: unknown value of option `clip` 'ref'; allowed: 'cosine', 'clip_score'",
+            r"task 'G': field `options`: option `clip` must be one of 'cosine', 'clip_score', got 'ref'",
         ),
     ],
 )
@@ -334,15 +334,20 @@ def test_missing_task_and_policy():
         score_challenge([1.0])
 
 
-def test_core_errors_name_the_task():
+def test_option_errors_name_the_task_when_the_spec_is_read():
+    # the metric's spec checks a task's options (MetricSpec.bind's check) before anything is scored
     spec = {"name": "x", "tasks": {"QA": {"metric": "token_f1", "config": "mlqa", "weight": 1}}}
-    with pytest.raises(
-        ValueError, match=r"challenge_score: task 'QA': token_f1: variant 'mlqa' needs `language`"
-    ):
+    with pytest.raises(TypeError, match=r"task 'QA': field `options`: option `language` is required"):
         score_challenge({"QA": {"predictions": ["a"], "references": [["a"]]}}, spec)
     spec["tasks"]["QA"] = {"metric": "meteor", "options": {"gamma": 2}, "weight": 1}
-    with pytest.raises(ValueError, match=r"challenge_score: task 'QA': meteor: `gamma` must be in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"task 'QA': field `options`: option `gamma` must be in \[0, 1\], got 2"):
         score_challenge({"QA": {"predictions": ["a"], "references": [["a"]]}}, spec)
+
+
+def test_core_errors_name_the_task():
+    spec = {"name": "x", "tasks": {"QA": {"metric": "anls", "config": "anls_star", "weight": 1}}}
+    with pytest.raises(ValueError, match=r"challenge_score: task 'QA': anls: `predictions\[0\]` is a tuple"):
+        score_challenge({"QA": {"predictions": [("a", "b")], "references": ["a"]}}, spec)
 
 
 def test_submission_errors():
@@ -386,7 +391,7 @@ def test_evaluate_bad_input():
         metric.compute(
             predictions=[{"task": "Hidden1", "score": 0.5}, {"score": 0.5}], references=[None, None]
         )
-    with pytest.raises(TypeError, match=r"unexpected keyword\(s\) \['spec'\]"):
+    with pytest.raises(TypeError, match=r"unknown option\(s\) 'spec'"):
         metric.compute(predictions=[{"task": "Hidden1", "score": 0.5}], references=[None], spec={})
     with pytest.raises(ValueError, match=r"task 'Hidden1' appears twice"):
         metric.compute(
@@ -395,7 +400,7 @@ def test_evaluate_bad_input():
     with pytest.raises(ValueError, match=r"got 1 predictions but 2 references"):
         metric.compute(predictions=[{"task": "Hidden1", "score": 0.5}], references=[None, None])
     custom = evaluate.load("metrics/challenge_score", "custom")
-    with pytest.raises(ValueError, match=r"pass the challenge spec as `spec=`"):
+    with pytest.raises(TypeError, match=r"option `spec` is required: the challenge spec"):
         custom.compute(predictions=[{"task": "QA", "score": 0.5}], references=[None])
     with pytest.raises(ValueError, match=r"unknown config 'fbc3'"):
         evaluate.load("metrics/challenge_score", "fbc3").compute(predictions=[], references=[])

@@ -118,7 +118,7 @@ def test_hf_dict_format_squad_and_squad_v2():
     want = compute_token_f1(HF_PREDS, HF_REFS, variant="squad_v2", no_answer_threshold=0.4).as_dict()
     _same(got, want)
     assert got["HasAns_total"] + got["NoAns_total"] == got["total"] == len(HF_PREDS)
-    assert got["scores"]["id"] == [r["id"] for r in HF_REFS]
+    assert got["columns"]["id"] == [r["id"] for r in HF_REFS]
 
 
 def test_hf_dict_format_streams_with_predictions_and_references_in_other_batches():

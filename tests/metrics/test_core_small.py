@@ -8,8 +8,9 @@ import sys
 import pytest
 
 from metricore import build_signature, compute_anls, compute_one_minus_ned
-from metricore.cli.demo import demo_rows, format_table, load_sample
+from metricore.cli.demo import demo_rows, format_table
 from metricore.core.structured import from_json, to_json
+from metricore.registry import get, row_metrics
 from metricore.text.normalize import NORMALIZERS, Normalizer, get_normalizer
 
 
@@ -69,33 +70,30 @@ def test_normalizers():
         get_normalizer("squad2")
 
 
-def test_demo_covers_every_metric_and_variant():
+def test_demo_scores_every_example_of_every_row_metric():
     rows = demo_rows()
-    assert {(r["metric"], r["variant"]) for r in rows} >= {
-        ("anls", "docvqa"),
-        ("anls", "stvqa_paper"),
-        ("anls", "anls_star"),
-        ("anls", "dude"),
-        ("one_minus_ned", "icdar2019"),
-        ("token_f1", "squad"),
-        ("meteor", "nltk"),
-        ("cider", "cider_d"),
-    }
-    sample = load_sample()
+    want = [
+        (name, get(name).config(ex.config).name, ex.title)
+        for name in row_metrics()
+        for ex in get(name).examples
+    ]
+    assert [(r["metric"], r["variant"], r["example"]) for r in rows] == want
+    assert {r["metric"] for r in rows} == set(row_metrics())
     for r in rows:
-        top = 100.0 if r["metric"] == "token_f1" else 10.0 if r["metric"] == "cider" else 1.0
-        assert 0.0 <= r["score"] <= top, r
-    want = compute_anls(sample["docvqa"]["predictions"], sample["docvqa"]["references"]).anls
-    assert rows[0]["score"] == want
-    table = format_table(rows)
-    assert "anls|variant:docvqa|version:0.1.0" in table
+        spec = get(r["metric"])
+        ex = next(e for e in spec.examples if e.title == r["example"])
+        result = spec.bind(ex.config, **ex.options).run(ex.predictions, ex.references)
+        assert r["score"] == result.headline()[r["key"]] and r["signature"] == result.signature
+    first = get("anls").examples[0]
+    assert rows[0]["score"] == compute_anls(first.predictions, first.references).anls
+    assert "anls|variant:docvqa|version:0.1.0" in format_table(rows)
 
 
 def test_cli_demo_prints_the_table():
     out = subprocess.run(
         [sys.executable, "-m", "metricore.cli", "demo"], capture_output=True, text=True, check=True
     )
-    assert out.stdout.splitlines()[0].split() == ["metric", "variant", "n", "score", "signature"]
+    assert out.stdout.splitlines()[0].split() == ["metric", "variant", "n", "score", "signature", "example"]
     assert "one_minus_ned" in out.stdout
     bad = subprocess.run([sys.executable, "-m", "metricore.cli", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2

@@ -68,10 +68,10 @@ class QuestionLevelResult(MetricResult):
     # no ``closest``: a question's entity set is scored against the whole gold set
     METRIC = "token_f1"
     HEADLINE = (
-        Headline("precision", items="precision"),
-        Headline("recall", items="recall"),
-        Headline("f1", items="score"),
-        Headline("exact_match", items="exact_match"),
+        Headline("precision", items="precision", mean=True),
+        Headline("recall", items="recall", mean=True),
+        Headline("f1", items="score", mean=True),
+        Headline("exact_match", items="exact_match", mean=True),
         Headline("micro_precision"),
         Headline("micro_recall"),
         Headline("micro_f1"),

@@ -100,9 +100,9 @@ class TokenF1Result(MetricResult):
 
     METRIC = "token_f1"
     HEADLINE = (
-        Headline("exact_match", items="exact_match"),
-        Headline("f1", items="score"),
-        Headline("exact", items="exact_match"),
+        Headline("exact_match", items="exact_match", mean=True),
+        Headline("f1", items="score", mean=True),
+        Headline("exact", items="exact_match", mean=True),
         Headline("HasAns_exact"),
         Headline("HasAns_f1"),
         Headline("NoAns_exact"),
@@ -111,8 +111,8 @@ class TokenF1Result(MetricResult):
         Headline("best_exact_thresh", higher_is_better=None),
         Headline("best_f1"),
         Headline("best_f1_thresh", higher_is_better=None),
-        Headline("precision", items="precision"),
-        Headline("recall", items="recall"),
+        Headline("precision", items="precision", mean=True),
+        Headline("recall", items="recall", mean=True),
     )
     COLUMNS = (
         ("exact_match", "exact_match_scores"),

@@ -43,8 +43,9 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from metricore import registry
+
 __all__ = [
-    "METRICS",
     "available",
     "build_wheel",
     "requirements",
@@ -55,8 +56,6 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[1]
-#: every metric of the project, in the index Space's tab order
-METRICS = ("anls", "token_f1", "meteor", "cider", "coco_caption", "one_minus_ned", "challenge_score")
 #: provided by the Space itself (``sdk_version``), or by the wheel
 _NOT_PINNED = {"gradio", "metricore"}
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -67,7 +66,7 @@ def available(repo: Path = REPO) -> list[str]:
     """The metrics that have both an ``evaluate`` script and a Space in ``repo``."""
     return [
         n
-        for n in METRICS
+        for n in registry.names()
         if (repo / "metrics" / n / f"{n}.py").is_file() and (repo / "spaces" / n / "app.py").is_file()
     ]
 

@@ -57,7 +57,9 @@ class Control:
         if self.kind == "checkbox":
             return gr.Checkbox(value=value, label=label, info=info, visible=visible)
         if self.kind == "dropdown":
-            return gr.Dropdown(list(option.shown_choices), value=value, label=label, info=info, visible=visible)
+            return gr.Dropdown(
+                list(option.shown_choices), value=value, label=label, info=info, visible=visible
+            )
         low = option.ui_low if option.ui_low is not None else option.low
         high = option.ui_high if option.ui_high is not None else option.high
         if not (math.isfinite(low) and math.isfinite(high)):

@@ -340,7 +340,9 @@ def test_option_errors_name_the_task_when_the_spec_is_read():
     with pytest.raises(TypeError, match=r"task 'QA': field `options`: option `language` is required"):
         score_challenge({"QA": {"predictions": ["a"], "references": [["a"]]}}, spec)
     spec["tasks"]["QA"] = {"metric": "meteor", "options": {"gamma": 2}, "weight": 1}
-    with pytest.raises(ValueError, match=r"task 'QA': field `options`: option `gamma` must be in \[0, 1\], got 2"):
+    with pytest.raises(
+        ValueError, match=r"task 'QA': field `options`: option `gamma` must be in \[0, 1\], got 2"
+    ):
         score_challenge({"QA": {"predictions": ["a"], "references": [["a"]]}}, spec)
 
 

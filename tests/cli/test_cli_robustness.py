@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from metricore.core import records as cli_io
 from metricore.cli.commands import EXIT_DATA, EXIT_IO, EXIT_OK, main
-from metricore.core.records import InputError, read_records
+from metricore.core import records as cli_io
 from metricore.core.files import write_atomic
+from metricore.core.records import InputError, read_records
 from metricore.core.structured import MAX_DEPTH, to_json
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -193,6 +193,8 @@ class CoreMetric(evaluate.Metric):
 
     METRIC: str = ""
     _bound: BoundMetric
+    #: evaluate's Arrow writer of this process's rows (``None`` before the first row)
+    writer: Any
 
     def __init__(self, *args: Any, num_process: Any = 1, process_id: Any = 0, **kwargs: Any) -> None:
         for name, value in (("num_process", num_process), ("process_id", process_id)):

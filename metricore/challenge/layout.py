@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from metricore.core.pairing import IdMismatch, ids_text, pair_ids
+
 __all__ = ["answer_text", "gold_answers", "match_ids", "text_columns", "fail"]
 
 _METRIC = "challenge_score"
@@ -114,31 +116,25 @@ def gold_answers(value: Any, task: str, where: str) -> list[str]:
     return golds
 
 
-def _ids_text(ids: Sequence[str], limit: int = 5) -> str:
-    shown = ", ".join(repr(i) for i in ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
-
-
 def match_ids(predictions: Mapping[Any, Any], references: Mapping[Any, Any], task: str) -> list[str]:
     """The ids of ``references`` (in their order), checked to be exactly those of
     ``predictions``; ids are compared as strings (JSON keys are strings)."""
     pred_ids = [str(k) for k in predictions]
     ref_ids = [str(k) for k in references]
-    for side, ids in (("predictions", pred_ids), ("references", ref_ids)):
-        if len(set(ids)) != len(ids):
-            raise fail(task, f"`{side}` has ids that are equal as strings (e.g. 1 and '1')")
     if not ref_ids:
         raise fail(task, "`references` is empty; the mean over zero samples is undefined")
-    pred_set, ref_set = set(pred_ids), set(ref_ids)
-    missing = [i for i in ref_ids if i not in pred_set]
-    extra = [i for i in pred_ids if i not in ref_set]
-    if missing or extra:
+    try:
+        pair_ids(pred_ids, ref_ids)
+    except IdMismatch as err:
+        for side, repeated in (("predictions", err.repeated_left), ("references", err.repeated_right)):
+            if repeated:  # keys of a dict: equal only as strings
+                raise fail(task, f"`{side}` has ids that are equal as strings (e.g. 1 and '1')") from None
         parts = []
-        if missing:
-            parts.append(f"no prediction for id(s) {_ids_text(missing)}")
-        if extra:
-            parts.append(f"prediction id(s) {_ids_text(extra)} match no reference")
-        raise fail(task, "mismatched ids: " + "; ".join(parts))
+        if err.missing:
+            parts.append(f"no prediction for id(s) {ids_text([ref_ids[i] for i in err.missing])}")
+        if err.extra:
+            parts.append(f"prediction id(s) {ids_text([pred_ids[i] for i in err.extra])} match no reference")
+        raise fail(task, "mismatched ids: " + "; ".join(parts)) from None
     return ref_ids
 
 

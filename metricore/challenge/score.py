@@ -13,6 +13,7 @@ from typing import Any, Literal
 from metricore.challenge.layout import fail
 from metricore.challenge.spec import ChallengeSpec, TaskSpec, load_challenge
 from metricore.challenge.tasks import TASK_METRICS, TaskOutcome, given_number
+from metricore.core.pairing import IdMismatch, pair_ids
 from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_choice
@@ -318,8 +319,7 @@ def split_submission(
     by_id = _task_by_id(spec)
     preds = {str(k): v for k, v in predictions.items()}
     refs = {str(k): v for k, v in references.items()}
-    # task name -> {"predictions": {id: parts}, "references": {id: parts}} or {"ids": [id, ...]}
-    out: dict[str, dict[str, Any]] = {}
+    tasks: dict[str, TaskSpec] = {}
     for sample, task_id in task_ids.items():
         sid = str(sample)
         key = str(task_id) if not isinstance(task_id, bool) else repr(task_id)
@@ -328,25 +328,34 @@ def split_submission(
             raise ValueError(
                 f"{_METRIC}: `task_ids[{sid!r}]` is {task_id!r}, not a task of {spec.name!r} ({known})"
             )
-        task = spec.task(by_id[key])
-        if sid not in refs:
-            raise fail(task.name, f"mismatched ids: sample {sid!r} has no entry in `references`")
-        if sid not in preds:
-            raise fail(task.name, f"mismatched ids: no prediction for id {sid!r}")
+        tasks[sid] = spec.task(by_id[key])
+    labelled = list(tasks)
+    for name, side in (("references", refs), ("predictions", preds)):
+        try:
+            pair_ids(list(side), labelled)
+        except IdMismatch as err:
+            if err.missing:
+                sid = labelled[err.missing[0]]
+                what = (
+                    f"sample {sid!r} has no entry in `references`"
+                    if name == "references"
+                    else f"no prediction for id {sid!r}"
+                )
+                raise fail(tasks[sid].name, f"mismatched ids: {what}") from None
+            keys = list(side)
+            shown = ", ".join(repr(keys[i]) for i in err.extra[:5])
+            raise ValueError(
+                f"{_METRIC}: mismatched ids: `{name}` has id(s) {shown} without a task in `task_ids`"
+            ) from None
+    # task name -> {"predictions": {id: parts}, "references": {id: parts}} or {"ids": [id, ...]}
+    out: dict[str, dict[str, Any]] = {}
+    for sid, task in tasks.items():
         if "predictions" not in TASK_METRICS[task.metric].inputs:
             out.setdefault(task.name, {"ids": []})["ids"].append(sid)
             continue
         entry = out.setdefault(task.name, {"predictions": {}, "references": {}})
         entry["predictions"][sid] = preds[sid]
         entry["references"][sid] = refs[sid]
-    labelled = {str(k) for k in task_ids}
-    for name, side in (("predictions", preds), ("references", refs)):
-        extra = [k for k in side if k not in labelled]
-        if extra:
-            shown = ", ".join(map(repr, extra[:5]))
-            raise ValueError(
-                f"{_METRIC}: mismatched ids: `{name}` has id(s) {shown} without a task in `task_ids`"
-            )
     return out
 
 

@@ -49,6 +49,7 @@ import numpy as np
 
 from metricore import registry
 from metricore.challenge.layout import fail, text_columns
+from metricore.core.pairing import IdMismatch, pair_ids
 from metricore.core.spec import Config, MetricSpec, Option, bind_options
 from metricore.core.validation import check_number
 from metricore.vision.clip_score import CLIP_S_WEIGHT, clip_cosine, clip_score
@@ -197,19 +198,21 @@ def _rows(value: Any, task: str, name: str, ids: list[str] | None) -> tuple[Any,
     if not isinstance(value, Mapping):
         return value, ids
     keys = [str(k) for k in value]
-    by_id = {str(k): v for k, v in value.items()}
+    rows = list(value.values())
     if ids is None:
-        return [by_id[k] for k in keys], keys
-    missing = [i for i in ids if i not in by_id]
-    extra = [k for k in keys if k not in set(ids)]
-    if missing or extra:
+        return rows, keys
+    try:
+        order = pair_ids(keys, ids)
+    except IdMismatch as err:
         what = []
-        if missing:
-            what.append(f"no row for id(s) {', '.join(map(repr, missing[:5]))}")
-        if extra:
-            what.append(f"id(s) {', '.join(map(repr, extra[:5]))} are not scored")
-        raise fail(task, f"mismatched ids in `{name}`: " + "; ".join(what))
-    return [by_id[i] for i in ids], ids
+        if err.missing:
+            what.append(f"no row for id(s) {', '.join(repr(ids[i]) for i in err.missing[:5])}")
+        if err.extra:
+            what.append(f"id(s) {', '.join(repr(keys[i]) for i in err.extra[:5])} are not scored")
+        if err.repeated_left:
+            what.append(f"id(s) {', '.join(repr(keys[i]) for i, _ in err.repeated_left[:5])} repeat")
+        raise fail(task, f"mismatched ids in `{name}`: " + "; ".join(what)) from None
+    return [rows[i] for i in order], ids
 
 
 def _clip(

@@ -372,9 +372,7 @@ def new_metric(name: str, root: Path) -> list[Path]:
             "with a letter, 2 to 40 characters, not a Python keyword"
         )
     if not (root / "metricore" / "specs").is_dir() or not (root / "metrics").is_dir():
-        raise ValueError(
-            f"{root} is not a checkout of metricore (run it from the repository root)"
-        )
+        raise ValueError(f"{root} is not a checkout of metricore (run it from the repository root)")
     words = name.replace("_", " ")
     values: dict[str, Any] = {
         "name": name,

@@ -142,7 +142,7 @@ def test_errors_name_the_absolute_row_and_formats_do_not_mix():
     assert metric.compute()["f1"] == 100.0
 
     v2 = evaluate.load("metrics/token_f1", "squad_v2")
-    with pytest.raises(ValueError, match=r"duplicate prediction id 'q0' at predictions\[1\]"):
+    with pytest.raises(ValueError, match=r"predictions\[1\]: the id 'q0' repeats"):
         v2.compute(predictions=[HF_PREDS[0], HF_PREDS[0]], references=HF_REFS[:2])
     with pytest.raises(TypeError, match=r"`references\[1\]` must be a dict in the SQuAD format"):
         v2.add_batch(predictions=HF_PREDS[:2], references=[HF_REFS[0], ["x"]])

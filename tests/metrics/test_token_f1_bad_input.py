@@ -105,17 +105,17 @@ def _hf(preds=None, refs=None):
         (
             lambda p, r: p.__setitem__(1, {"id": "a", "prediction_text": "z"}),
             ValueError,
-            r"duplicate prediction id 'a' at predictions\[1\] \(first at predictions\[0\]\)",
+            r"predictions\[1\]: the id 'a' repeats \(first at predictions\[0\]\)",
         ),
         (
             lambda p, r: r.__setitem__(1, {"id": "a", "answers": {"text": ["x"]}}),
             ValueError,
-            r"duplicate reference id 'a' at references\[1\]",
+            r"references\[1\]: the id 'a' repeats \(first at references\[0\]\)",
         ),
         (
             lambda p, r: p.__setitem__(1, {"id": "c", "prediction_text": "y"}),
             ValueError,
-            r"no prediction has the id 'b' of references\[1\]",
+            r"references\[1\]: no prediction has the id 'b'",
         ),
         (
             lambda p, r: (
@@ -186,13 +186,14 @@ def test_squad_dict_errors_name_the_id_or_row(mutate, error, pattern):
 def test_squad_dict_ids_must_pair_one_to_one():
     preds, refs = _hf()
     preds[1] = {"id": "zz", "prediction_text": "y"}
-    with pytest.raises(ValueError, match=r"no prediction has the id 'b' of references\[1\]"):
+    with pytest.raises(ValueError, match=r"references\[1\]: no prediction has the id 'b'"):
         compute_token_f1(preds, refs)
     # parse_squad_records (public) also takes columns of different lengths
     preds, refs = _hf()
     preds.append({"id": "zz", "prediction_text": "y"})
     with pytest.raises(
-        ValueError, match=r"1 prediction id\(s\) match no reference, e.g. 'zz' at predictions\[2\]"
+        ValueError,
+        match=r"predictions\[2\]: no reference has the id 'zz' \(1 prediction id\(s\) without a reference\)",
     ):
         parse_squad_records(preds, refs)
 

@@ -25,17 +25,9 @@ from typing import Any
 
 import pytest
 
-from metricore import (
-    compute_anls,
-    compute_cider,
-    compute_meteor,
-    compute_one_minus_ned,
-    compute_question_level,
-    compute_token_f1,
-)
 from metricore.core.structured import to_json
 from metricore.intervals import confidence_intervals
-from metricore.metrics.coco_caption import compute_coco_caption
+from metricore.registry import get, row_metrics
 
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -45,6 +37,7 @@ if not Path(CHROMIUM).exists():
     )
 sync_api = pytest.importorskip("playwright.sync_api")
 space = pytest.importorskip("metricore_hf.space")
+from metricore_hf.space.inputs import value_to_cell  # noqa: E402
 
 pytestmark = pytest.mark.space
 
@@ -60,54 +53,25 @@ ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 30_000
-APPS = ("anls", "one_minus_ned", "token_f1", "meteor", "cider", "coco_caption")
+APPS = row_metrics()
 #: a whole-submission app of its own shape, when the challenge score is part of the checkout
 CUSTOM = tuple(n for n in ("challenge_score",) if (ROOT / "spaces" / n / "app.py").is_file())
 
 
 def _core_result(
-    name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]
-) -> tuple[str, Any, str]:
-    """(label on the page, core result, its key) of the plotted headline, straight from the
-    core (not through the Space)."""
+    name: str, preds: list, refs: list, config: str | None, params: dict[str, Any]
+) -> tuple[str, Any]:
+    """(key of the plotted headline, core result), straight from the spec (not through the Space)."""
     warnings.simplefilter("ignore", UserWarning)  # CIDEr on one image
-    if name == "anls":
-        return "ANLS", compute_anls(preds, refs, variant=variant, **params), "anls"
-    if name == "one_minus_ned":
-        return "1-NED", compute_one_minus_ned(preds, refs, **params), "one_minus_ned"
-    if name == "token_f1" and variant == "question_level":
-        return "f1", compute_question_level(preds, refs, **params), "f1"
-    if name == "token_f1":
-        return "f1", compute_token_f1(preds, refs, variant=variant, **params), "f1"
-    if name == "meteor":
-        return "METEOR", compute_meteor(preds, refs, variant=variant, **params), "meteor"
-    if name == "cider":
-        label = {"cider_d": "CIDEr-D", "cider": "CIDEr"}[variant]
-        return label, compute_cider(preds, refs, variant=variant, **params), "cider"
-    if name == "coco_caption":
-        # the page shows every key of the table; the histogram plots CIDEr, else Bleu_4, else
-        # ROUGE_L (the SpaceSpec's `plotted`), the per-image `score` column
-        scorers = {"coco": ["bleu", "meteor", "rouge_l", "cider"], "bleu": ["bleu"], "rouge_l": ["rouge_l"]}
-        chosen = scorers[variant or "coco"]
-        if not params.pop("meteor", True):
-            chosen.remove("meteor")
-        result = compute_coco_caption(preds, refs, scorers=chosen, **params)
-        label = next(k for k in ("CIDEr", "Bleu_4", "ROUGE_L") if k in result.table)
-        return label, result, label
-    raise KeyError(name)
-
-
-def _value(result: Any, key: str) -> float:
-    """A core result's number ``key``: an attribute, or a key of the COCO caption table."""
-    table = getattr(result, "table", None)
-    return table[key] if isinstance(table, dict) else getattr(result, key)
+    result = get(name).bind(config, **params).run(preds, refs)
+    return result.main_key() or next(iter(result.headline())), result
 
 
 def _core(
-    name: str, preds: list, refs: list, variant: str | None, params: dict[str, Any]
+    name: str, preds: list, refs: list, config: str | None, params: dict[str, Any]
 ) -> tuple[str, float]:
-    label, result, key = _core_result(name, preds, refs, variant, dict(params))
-    return label, _value(result, key)
+    key, result = _core_result(name, preds, refs, config, params)
+    return key, result.headline()[key]
 
 
 def _free_port() -> int:
@@ -118,7 +82,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def servers():
-    """``{name: (url, SpaceSpec or None)}`` for every app and the index, served in this process
+    """``{name: url}`` for every app and the index, served in this process
     (METEOR 1.5's paraphrase index built first when missing, as a deployment would)."""
     from metricore.metrics.coco_caption import meteor_1_5_available
 
@@ -127,7 +91,7 @@ def servers():
 
         prepare_data()
     os.environ["NO_PROXY"] = os.environ["no_proxy"] = f"{HOST},localhost"
-    started: dict[str, tuple[str, Any]] = {}
+    started: dict[str, str] = {}
     demos = []
     try:
         for name in (*APPS, *CUSTOM, "index"):
@@ -139,7 +103,7 @@ def servers():
                 namespace["demo"], server_name=HOST, server_port=port, prevent_thread_lock=True, quiet=True
             )
             demos.append(namespace["demo"])
-            started[name] = (f"http://{HOST}:{port}/", namespace.get("SPEC"))
+            started[name] = f"http://{HOST}:{port}/"
         yield started
     finally:
         for demo in demos:
@@ -197,74 +161,60 @@ def _write_csv(path: Path, preds: list, refs: list, structured: bool) -> None:
         out = csv.writer(f)
         out.writerow(["prediction", "references"])
         for p, r in zip(preds, refs):
-            out.writerow(
-                [space._value_to_cell(p, structured, False), space._value_to_cell(r, structured, True)]
-            )
+            out.writerow([value_to_cell(p, structured, False), value_to_cell(r, structured, True)])
 
 
 @pytest.mark.parametrize("name", APPS)
 def test_app_in_the_browser(servers, page, name, tmp_path):
-    url, spec = servers[name]
+    url, spec = servers[name], get(name)
     page.goto(url)
     # the page opens with the first example scored
     first = spec.examples[0]
     _expect_headline(
-        page,
-        *_core(
-            name,
-            list(first.predictions),
-            list(first.references),
-            first.variant or spec.default_variant,
-            dict(first.params),
-        ),
+        page, *_core(name, list(first.predictions), list(first.references), first.config, dict(first.options))
     )
 
     # one click on a worked example loads and scores it
     ex = spec.examples[1]
-    variant = ex.variant or spec.default_variant
-    page.get_by_text(ex.label, exact=True).click()
-    _expect_headline(page, *_core(name, list(ex.predictions), list(ex.references), variant, dict(ex.params)))
+    config = spec.config(ex.config).name
+    page.get_by_text(ex.title, exact=True).click()
+    _expect_headline(page, *_core(name, list(ex.predictions), list(ex.references), config, dict(ex.options)))
     assert page.locator(".mc-per-sample").get_by_text("why", exact=True).count() >= 1
     counts = page.locator(".mc-hist").get_attribute("data-counts")
     assert sum(map(int, counts.split(","))) == len(ex.predictions)
 
-    # the plotted headline is the dashed line on the histogram
-    label, result, key = _core_result(
-        name, list(ex.predictions), list(ex.references), variant, dict(ex.params)
-    )
+    # the main headline is the dashed line on the histogram, on the per-item scores' scale
+    key, result = _core_result(name, list(ex.predictions), list(ex.references), config, dict(ex.options))
+    scale = result.item_scale()
     sync_api.expect(page.locator(".mc-hist .mc-mean")).to_have_attribute(
-        "data-value", repr(_value(result, key))
+        "data-value", repr(result.headline()[key] / scale)
     )
 
     # the bootstrap interval: headline text "v [low, high]" and a band on the histogram
     interval = page.get_by_label(f"{space.CONFIDENCE:.0%} bootstrap interval")
-    if not spec.confidence:  # a Space that offers no interval hides the box
-        sync_api.expect(interval).to_be_hidden()
-        _screenshot(page, name)
-    else:
-        ci = confidence_intervals(result, confidence=space.CONFIDENCE)[key]
-        interval.check()
-        stat = page.locator(f'.mc-stat[data-key="{label}"]')
-        sync_api.expect(stat).to_have_attribute("data-ci-low", repr(ci.low))
-        assert stat.get_attribute("data-ci-high") == repr(ci.high)
-        want = f"{_value(result, key):.4f} [{ci.low:.4f}, {ci.high:.4f}]"
-        assert stat.locator(".mc-value").inner_text().strip() == want
-        band = page.locator(".mc-hist .mc-ci")
-        assert (band.get_attribute("data-low"), band.get_attribute("data-high")) == (
-            repr(ci.low),
-            repr(ci.high),
-        )
-        _screenshot(page, name)
-        interval.uncheck()
-        sync_api.expect(page.locator(".mc-hist .mc-ci")).to_have_count(0)
+    ci = confidence_intervals(result, confidence=space.CONFIDENCE)[key]
+    interval.check()
+    stat = page.locator(f'.mc-stat[data-key="{key}"]')
+    sync_api.expect(stat).to_have_attribute("data-ci-low", repr(ci.low))
+    assert stat.get_attribute("data-ci-high") == repr(ci.high)
+    want = f"{result.headline()[key]:.4f} [{ci.low:.4f}, {ci.high:.4f}]"
+    assert stat.locator(".mc-value").inner_text().strip() == want
+    band = page.locator(".mc-hist .mc-ci")
+    assert (band.get_attribute("data-low"), band.get_attribute("data-high")) == (
+        repr(ci.low / scale),
+        repr(ci.high / scale),
+    )
+    _screenshot(page, name)
+    interval.uncheck()
+    sync_api.expect(page.locator(".mc-hist .mc-ci")).to_have_count(0)
 
-    # pasted JSONL (the first two samples, same variant and parameters)
+    # pasted JSONL (the first two samples, same config and options)
     preds, refs = list(ex.predictions[:2]), list(ex.references[:2])
     page.get_by_label("JSONL", exact=True).check()
     editor = page.locator(".mc-jsonl .cm-content")
     editor.fill(_jsonl(preds, refs))
     page.locator(".mc-compute").click()
-    _expect_headline(page, *_core(name, preds, refs, variant, dict(ex.params)))
+    _expect_headline(page, *_core(name, preds, refs, config, dict(ex.options)))
 
     # a limit: one string over MAX_CHARS, named in an error toast
     editor.fill(json.dumps({"prediction": "x" * (space.MAX_CHARS + 1), "references": ["x"]}))
@@ -275,11 +225,11 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     # an uploaded CSV file (the last two samples)
     preds, refs = list(ex.predictions[-2:]), list(ex.references[-2:])
     path = tmp_path / f"{name}.csv"
-    _write_csv(path, preds, refs, variant in spec.structured_variants)
+    _write_csv(path, preds, refs, spec.config(config).structured)
     page.get_by_label("file", exact=True).check()
     _upload(page, path)
     page.locator(".mc-compute").click()
-    _expect_headline(page, *_core(name, preds, refs, variant, dict(ex.params)))
+    _expect_headline(page, *_core(name, preds, refs, config, dict(ex.options)))
 
 
 def _upload(page, path):
@@ -305,20 +255,20 @@ def _upload(page, path):
 
 
 def test_index_lets_a_visitor_pick_any_metric(servers, page):
-    url, _ = servers["index"]
-    page.goto(url)
-    anls = servers["anls"][1].examples[0]
-    _expect_headline(page, *_core("anls", list(anls.predictions), list(anls.references), "docvqa", {}))
-    for label in ("Token F1", "METEOR", "CIDEr", "COCO caption", "1-NED", *(["Challenge"] if CUSTOM else [])):
-        assert page.get_by_role("tab", name=label, exact=True).count() == 1
+    page.goto(servers["index"])
+    first = get(APPS[0]).examples[0]
+    _expect_headline(page, *_core(APPS[0], list(first.predictions), list(first.references), first.config, {}))
+    for name in APPS:
+        assert page.get_by_role("tab", name=get(name).label, exact=True).count() == 1
+    if CUSTOM:
+        assert page.get_by_role("tab", name=get("challenge_score").label, exact=True).count() == 1
     page.get_by_role("tab", name="CIDEr", exact=True).click()
-    cider = servers["cider"][1].examples[0]
+    cider = get("cider").examples[0]
     _expect_headline(page, *_core("cider", list(cider.predictions), list(cider.references), "cider_d", {}))
-    # a multi-key headline: every key of the COCO table, the plotted one checked to the bit
+    # a multi-key headline: every key of the COCO table, each checked to the bit
     page.get_by_role("tab", name="COCO caption", exact=True).click()
-    coco = servers["coco_caption"][1].examples[0]
-    label, result, _ = _core_result("coco_caption", list(coco.predictions), list(coco.references), "coco", {})
-    _expect_headline(page, label, result.table[label])
+    coco = get("coco_caption").examples[0]
+    _, result = _core_result("coco_caption", list(coco.predictions), list(coco.references), "coco", {})
     for key, value in result.table.items():
         _expect_headline(page, key, value)
     _screenshot(page, "index")
@@ -333,7 +283,7 @@ def test_challenge_app_in_the_browser(servers, page, tmp_path):
         score_submission,
     )
 
-    url, _ = servers["challenge_score"]
+    url = servers["challenge_score"]
     page.goto(url)
     _expect_headline(page, "integral", score_submission(**WHOLE_SUBMISSION_EXAMPLE).integral)
     table = page.locator(".mc-per-sample")

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.spaces.test_spaces_api import HOST, ROOT, _free_port, _offline_env, _wait_ready
+from tests.spaces.servers import HOST, ROOT, free_port, offline_env, wait_ready
 
 gr = pytest.importorskip("gradio")
 gradio_client = pytest.importorskip("gradio_client")
@@ -60,7 +60,7 @@ def _meteor_worst_case(seed: int = 0) -> tuple[list[str], list[list[str]]]:
     refs: list[list[str]] = []
     for _ in range(5000):  # bounded: MAX_ROWS
         row, gold = _words(rng, 12), [_words(rng, 12) for _ in range(5)]
-        if metric.cost("nltk", [*preds, row], [*refs, gold], {}) > space.MAX_WORK * 0.97:
+        if metric.bind("nltk").cost([*preds, row], [*refs, gold]) > space.MAX_WORK * 0.97:
             break
         preds.append(row)
         refs.append(gold)
@@ -68,7 +68,7 @@ def _meteor_worst_case(seed: int = 0) -> tuple[list[str], list[list[str]]]:
 
 
 def _spec(name: str):
-    return space.load_spec(ROOT / "spaces" / name / "app.py")
+    return space.metric_space(name, ROOT / "spaces" / name / "app.py")
 
 
 # ----------------------------------------------------------------------------- the budget
@@ -89,7 +89,7 @@ def test_attack_requests_are_refused_naming_limit_and_size():
     with pytest.raises(gr.Error, match=r"lists of up to 400 items"):
         space.score(anls, [pairs], [pairs[::-1]], "anls_star")
     # within the limits and cheap: scored
-    assert space.score(anls, [pairs[:20]], [pairs[:20]], "anls_star")[0]["ANLS"] == 1.0
+    assert space.score(anls, [pairs[:20]], [pairs[:20]], "anls_star")[1]["anls"] == 1.0
 
 
 def test_challenge_fid_budget():
@@ -111,18 +111,25 @@ def test_challenge_fid_budget():
     assert time.perf_counter() - t0 < 10.0  # refused before scoring
 
 
+def _toy(compute):
+    import dataclasses
+
+    return space.MetricSpace(dataclasses.replace(get("one_minus_ned"), compute=compute))
+
+
 def test_runaway_scoring_is_stopped_at_the_time_limit(monkeypatch):
-    monkeypatch.setattr(space, "TIME_LIMIT", 0.5)
+    from metricore_hf.space import runner
+
+    monkeypatch.setattr(runner, "TIME_LIMIT", 0.5)
     stop = threading.Event()
     threads: list[threading.Thread] = []
 
-    def spin(predictions, references, variant):
+    def spin(config, predictions, references, options):
         threads.append(threading.current_thread())
         while not stop.is_set():  # pure Python: interrupted at the limit
             pass
-        return {}, [], ""
 
-    toy = space.SpaceSpec(name="toy", title="t", description="", score_fn=spin)
+    toy = _toy(spin)
     t0 = time.perf_counter()
     with pytest.raises(gr.Error, match=r"longer than the limit of 0.5 s"):
         space.score(toy, ["a"], ["a"])
@@ -140,15 +147,16 @@ def test_warnings_go_to_their_own_request(monkeypatch):
         with lock:
             shown.setdefault(threading.current_thread().name, []).append(message)
 
-    monkeypatch.setattr(space.gr, "Warning", fake_warning)
+    monkeypatch.setattr(gr, "Warning", fake_warning)
+    ned = get("one_minus_ned")
 
-    def noisy(predictions, references, variant):
+    def noisy(config, predictions, references, options):
         for _ in range(3):
             warnings.warn(f"from {predictions[0]}", UserWarning, stacklevel=1)
             time.sleep(0.01)
-        return {"x": 1.0}, [], ""
+        return ned.compute(config, predictions, references, options)
 
-    toy = space.SpaceSpec(name="toy", title="t", description="", score_fn=noisy)
+    toy = _toy(noisy)
     workers = [
         threading.Thread(target=space.score, args=(toy, [f"r{i}"], ["a"]), name=f"r{i}") for i in range(4)
     ]
@@ -164,19 +172,19 @@ def test_warnings_go_to_their_own_request(monkeypatch):
 
 @pytest.fixture(scope="module")
 def meteor_server():
-    port = _free_port()
+    port = free_port()
     log = Path(tempfile.mkdtemp(prefix="metricore-limits-")) / "meteor.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, str(ROOT / "spaces" / "meteor" / "app.py")],
             cwd=ROOT,
-            env=_offline_env(port),
+            env=offline_env(port),
             stdout=out,
             stderr=subprocess.STDOUT,
         )
     url = f"http://{HOST}:{port}/"
     try:
-        _wait_ready(url, proc, log, time.monotonic() + 90.0)
+        wait_ready(url, proc, log, time.monotonic() + 90.0)
         yield proc, url, port
     finally:
         _stop(proc)
@@ -230,7 +238,7 @@ def test_small_request_answered_while_the_worst_case_runs(meteor_server, record_
     record_property("worst_case_seconds", outcome.get("seconds"))
     record_property("small_request_seconds", small_seconds)
     print(f"worst case {len(preds)} rows: {outcome.get('seconds')} s; small request: {small_seconds:.2f} s")
-    assert out["headline"]["METEOR"] > 0.5
+    assert out["headline"]["meteor"] > 0.5
     assert busy, "the worst case finished before the small request was sent: not a concurrency test"
     assert small_seconds < SMALL_ANSWER_SECONDS
     assert outcome.get("rows") == len(preds)  # finished, within the wall-clock limit
@@ -269,7 +277,7 @@ def test_oversized_body_is_refused_with_a_message(meteor_server):
         assert status == 413
     finally:
         conn.close()
-    assert _compute(_client(f"http://{HOST}:{port}/"), ["a"], [["a"]])["headline"]["METEOR"] > 0.4
+    assert _compute(_client(f"http://{HOST}:{port}/"), ["a"], [["a"]])["headline"]["meteor"] > 0.4
 
 
 def test_api_refusals_carry_their_message(meteor_server):
@@ -365,7 +373,7 @@ def test_coco_caption_cost_estimate_keeps_up_with_meteor_1_5():
     t0 = time.perf_counter()
     metric.run("coco", preds, refs)
     seconds = time.perf_counter() - t0
-    estimated = metric.cost("coco", preds, refs, {}) / 1e6
+    estimated = metric.bind("coco").cost(preds, refs) / 1e6
     rows_allowed = min(space.MAX_ROWS, int(space.MAX_WORK / (estimated * 1e6 / len(preds))))
     print(f"300 rows: {seconds:.2f} s, estimated {estimated:.3f} s; the budget allows {rows_allowed:,} rows")
     assert seconds < 5 * estimated + 1.0, (
@@ -388,9 +396,9 @@ def test_coco_caption_first_meteor_request_on_a_new_machine(tmp_path):
 
     if not meteor_1_5_available():
         pytest.skip("METEOR 1.5 is not installed")
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "coco_caption.log"
-    env = dict(_offline_env(port), XDG_CACHE_HOME=str(tmp_path / "cache"))  # an empty cache
+    env = dict(offline_env(port), XDG_CACHE_HOME=str(tmp_path / "cache"))  # an empty cache
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, str(ROOT / "spaces" / "coco_caption" / "app.py")],
@@ -420,7 +428,7 @@ def test_coco_caption_first_meteor_request_on_a_new_machine(tmp_path):
         return out["headline"], time.perf_counter() - t0
 
     try:
-        _wait_ready(url, proc, log, time.monotonic() + 240.0)
+        wait_ready(url, proc, log, time.monotonic() + 240.0)
         client = _client(url)
         headline, seconds = request()
         assert seconds < space.TIME_LIMIT

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from metricore.core.pairing import IdMismatch, pair_ids
 from metricore.core.validation import check_number, check_str, check_string_list
 from metricore.metrics.token_f1.variants import _METRIC
 
@@ -115,42 +116,28 @@ def parse_squad_records(
     (the official scripts score a missing prediction 0 in v1.1 and crash in v2.0; HF keeps the
     last of duplicate prediction ids).
     """
-    preds = list(predictions)
-    refs = list(references)
-    by_id: dict[str, int] = {}
+    pred_ids: list[str] = []
     texts: list[str] = []
     probs: list[float] = []
-    for i, row in enumerate(preds):
+    for i, row in enumerate(predictions):
         qid, text, prob = squad_prediction(row, i, use_no_answer_probability=use_no_answer_probability)
-        if qid in by_id:
-            raise ValueError(
-                f"{_METRIC}: duplicate prediction id {qid!r} at predictions[{i}] "
-                f"(first at predictions[{by_id[qid]}])"
-            )
-        by_id[qid] = i
+        pred_ids.append(qid)
         texts.append(text)
         probs.append(0.0 if prob is None else prob)
-    seen: dict[str, int] = {}
-    out = SquadRecords([], [], [], [], [])
-    for i, row in enumerate(refs):
-        qid, golds = squad_reference(row, i)
-        if qid in seen:
-            raise ValueError(
-                f"{_METRIC}: duplicate reference id {qid!r} at references[{i}] (first at references[{seen[qid]}])"
-            )
-        seen[qid] = i
-        j = by_id.get(qid)
-        if j is None:
-            raise ValueError(f"{_METRIC}: no prediction has the id {qid!r} of references[{i}]")
-        out.ids.append(qid)
-        out.predictions.append(texts[j])
-        out.references.append(golds)
-        out.no_answer_probabilities.append(probs[j])
-        out.prediction_rows.append(j)
-    extra = [qid for qid in by_id if qid not in seen]
-    if extra:
-        raise ValueError(
-            f"{_METRIC}: {len(extra)} prediction id(s) match no reference, e.g. {extra[0]!r} "
-            f"at predictions[{by_id[extra[0]]}]"
-        )
-    return out
+    ref_ids: list[str] = []
+    golds: list[list[str]] = []
+    for i, row in enumerate(references):
+        qid, answers = squad_reference(row, i)
+        ref_ids.append(qid)
+        golds.append(answers)
+    try:
+        order = pair_ids(pred_ids, ref_ids)
+    except IdMismatch as err:
+        raise ValueError(f"{_METRIC}: {err.describe()}") from None
+    return SquadRecords(
+        ids=ref_ids,
+        predictions=[texts[j] for j in order],
+        references=golds,
+        no_answer_probabilities=[probs[j] for j in order],
+        prediction_rows=order,
+    )

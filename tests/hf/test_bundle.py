@@ -61,7 +61,8 @@ def test_bundle_is_self_contained(bundles):
         "metricore/__init__.py",
         "metricore/metrics/ned.py",
         "metricore_hf/evaluate_module.py",
-        "metricore_hf/space.py",
+        "metricore_hf/space/builder.py",
+        "metricore/specs/one_minus_ned.py",
     } <= names
     reqs = (folder / "requirements.txt").read_text().splitlines()
     assert f"./{wheel.name}" in reqs
@@ -90,10 +91,11 @@ def test_bundle_refuses_unknown_names(tmp_path, capsys):
 def test_bundled_app_finds_the_card_beside_it(bundles):
     from metricore_hf import space
 
-    spec = space.load_spec(bundles / "one_minus_ned" / "app.py")
-    assert spec.card().startswith("# Metric Card for 1-NED")
-    index = space.load_spec(bundles / "index" / "anls" / "app.py")
-    assert index.card().startswith("# Metric Card for ANLS")
+    alone = space.metric_space("one_minus_ned", bundles / "one_minus_ned" / "app.py")
+    assert alone.card().startswith("# Metric Card for 1-NED")
+    tabs = {s.name: s for s in space.index_spaces(bundles / "index")}
+    assert list(tabs) == [n for n in bundle.available() if (bundles / "index" / n / "app.py").is_file()]
+    assert tabs["anls"].card().startswith("# Metric Card for ANLS")
 
 
 @pytest.mark.slow

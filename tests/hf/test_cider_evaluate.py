@@ -107,9 +107,9 @@ def test_errors_name_the_absolute_row():
             "cider_d",
             {"predictions": ["a"], "references": [["a"]], "sigmaa": 6},
             TypeError,
-            "unexpected keyword",
+            r"unknown option\(s\)",
         ),
-        ("cider", {"predictions": ["a"], "references": [["a"]], "sigma": 6}, TypeError, "unexpected keyword"),
+        ("cider", {"predictions": ["a"], "references": [["a"]], "sigma": 6}, TypeError, r"unknown option\(s\)"),
         (
             "cider_d",
             {"predictions": ["a", "b"], "references": [["a"], ["b"]], "n": 0},

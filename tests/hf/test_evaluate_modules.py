@@ -84,7 +84,7 @@ def test_anls_errors_name_the_absolute_row():
         ({"predictions": "abc", "references": ["a", "b", "c"]}, TypeError, "`predictions` must be a list"),
         ({"predictions": [None], "references": ["a"]}, TypeError, r"predictions\[0\]"),
         ({"predictions": ["a"], "references": [["a", None]]}, TypeError, r"references\[0\]\[1\]"),
-        ({"predictions": ["a"], "references": ["a"], "thresh": 0.5}, TypeError, "unexpected keyword"),
+        ({"predictions": ["a"], "references": ["a"], "thresh": 0.5}, TypeError, r"unknown option\(s\)"),
         ({"predictions": ["a"], "references": ["a"], "threshold": 1.5}, ValueError, r"threshold"),
     ],
 )

@@ -68,7 +68,8 @@ def test_empty_hypothesis_scores_zero_and_per_item_names_the_reference() -> None
     assert r.scores[0] == 0.0 and r.scores[1] == 1.0
     items = r.per_item()
     assert items[1]["closest"] == "a dog runs" and items[1]["prediction"] == "a dog runs"
-    assert set(r.as_dict()) == {"meteor", "scores", "signature"}
+    assert set(r.as_dict()) == {"meteor", "scores", "columns", "signature"}
+    assert r.as_dict()["columns"] == {"best_reference": r.best_reference}
     assert r.headline() == {"meteor": r.meteor} and not math.isnan(r.meteor)
 
 

@@ -215,7 +215,7 @@ def compute_token_f1(
         percent: report corpus numbers x100 (default, as the official scripts) or in [0, 1].
 
     >>> r = compute_token_f1(["The Cat!", "cat cat cat"], [["cat"], ["cat"]])
-    >>> r.exact_match, round(r.f1, 4), r.scores, r.as_dict()["scores"]["f1"]
+    >>> r.exact_match, round(r.f1, 4), r.scores, r.as_dict()["columns"]["f1"]
     (50.0, 75.0, [1.0, 0.5], [1.0, 0.5])
     """
     spec = _variant_spec(variant)

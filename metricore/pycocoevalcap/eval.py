@@ -56,7 +56,7 @@ from metricore.metrics.bleu import bleu_keys
 from metricore.metrics.coco_caption import CaptionAnnotations
 from metricore.metrics.coco_caption import COCOEvalCap as _COCOEvalCap
 from metricore.pycocoevalcap.bleu.bleu import Bleu, print_totals
-from metricore.pycocoevalcap.cider.cider import Cider
+from metricore.pycocoevalcap.cider.cider import Cider, one_image_silently
 from metricore.pycocoevalcap.meteor.meteor import Meteor, require_meteor_1_5
 from metricore.pycocoevalcap.rouge.rouge import Rouge
 from metricore.pycocoevalcap.spice.spice import Spice
@@ -83,7 +83,8 @@ class COCOEvalCap(_COCOEvalCap):
         print("setting up scorers...")
         if self.meteor:
             require_meteor_1_5()
-        img_ids, result = self._score()
+        with one_image_silently():
+            img_ids, result = self._score()
         table: dict[str, Any] = {}
         per_image: dict[str, list[Any]] = {}
         for key, value in result.table.items():

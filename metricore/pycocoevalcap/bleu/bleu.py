@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from metricore.metrics.bleu import SMALL, TINY, BLEUStatistics, bleu_result
+from metricore.metrics.bleu import SMALL, TINY, BLEUStatistics, bleu_result, bleu_statistics
 from metricore.pycocoevalcap._inputs import Captions, positive_int, scorer_inputs
 
 __all__ = ["Bleu"]
 
 
 class Bleu:
-    """``Bleu(n=4)``: ``compute_score(gts, res, verbose=1)`` returns ``(score, scores)``, the corpus
+    """``Bleu(n=4)`` (n from 1 to 4, as in the toolkit): ``compute_score(gts, res, verbose=1)`` returns ``(score, scores)``, the corpus
     BLEU-1..n (a list of n floats: from the counts and closest reference lengths summed over
     the images) and the per-image BLEU-1..n (n lists of floats, in ``gts`` order), as
     ``bleu_scorer.compute_score(option="closest")``.
@@ -33,17 +33,25 @@ class Bleu:
 
     def __init__(self, n: int = 4) -> None:
         self._n = positive_int(n, "Bleu", "n")
+        if self._n > 4:
+            # bleu_scorer cooks n-grams up to 4 whatever n is, then indexes order n
+            raise ValueError(
+                f"Bleu: n={self._n} fails in pycocoevalcap 1.2 (its BleuScorer counts n-grams up to 4 only: "
+                "IndexError); use metricore.metrics.bleu.compute_bleu(..., n=...) for higher orders"
+            )
         # the toolkit's (unused) attributes, kept for code that reads them
         self._hypo_for_image: dict[Any, Any] = {}
         self.ref_for_image: dict[Any, Any] = {}
 
     def compute_score(self, gts: Any, res: Any, verbose: Any = 1) -> tuple[list[float], list[list[float]]]:
         captions = scorer_inputs(gts, res, "Bleu")
-        result = bleu_result(captions.texts(), self._n, tokenize=False)
+        texts = captions.texts()
+        result = bleu_result(texts, self._n, tokenize=False)
         stats = result.statistics
         assert stats is not None  # bleu_result always keeps them
         if verbose > 1:
-            print_image_counts(captions, stats)
+            # the toolkit cooks every image with 4 orders, whatever n is
+            print_image_counts(captions, stats if self._n == 4 else bleu_statistics(texts, 4))
         if verbose > 0:
             print_totals(stats)
         return list(result.bleu), [list(s) for s in result.per_order]

@@ -11,7 +11,9 @@ toolkit; only the order of floating-point additions differs).
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -19,12 +21,22 @@ import numpy as np
 from metricore.metrics.cider import DEFAULT_N, DEFAULT_SIGMA, compute_cider
 from metricore.pycocoevalcap._inputs import positive_int, positive_number, scorer_inputs
 
-__all__ = ["Cider"]
+__all__ = ["Cider", "one_image_silently"]
+
+
+@contextlib.contextmanager
+def one_image_silently() -> Iterator[None]:
+    """Without :func:`~metricore.metrics.cider.compute_cider`'s warning that one image scores 0
+    (every idf is 0): the toolkit returns that 0 without a word, and a harness that runs with
+    warnings as errors must not fail on the switch."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="cider: one image", category=UserWarning)
+        yield
 
 
 class Cider:
     """``Cider(test=None, refs=None, n=4, sigma=6.0)`` (``test`` and ``refs`` are ignored, as in
-    the toolkit): ``compute_score(gts, res)`` returns the mean CIDEr-D over the images (a NumPy
+    the toolkit; ``n`` must be 4, the only order the toolkit computes): ``compute_score(gts, res)`` returns the mean CIDEr-D over the images (a NumPy
     float64) and the per-image scores (a float64 NumPy array, ``gts`` order). Document
     frequencies come from the references of the call, so one image alone scores 0, silently
     as in the toolkit (:func:`~metricore.metrics.cider.compute_cider` would warn)."""
@@ -33,6 +45,14 @@ class Cider:
         self, test: Any = None, refs: Any = None, n: int = DEFAULT_N, sigma: float = DEFAULT_SIGMA
     ) -> None:
         self._n = positive_int(n, "CIDEr", "n")
+        if self._n != DEFAULT_N:
+            # cider_scorer cooks n-grams up to 4 whatever n is
+            raise ValueError(
+                f"CIDEr: n={self._n} is not what it says in pycocoevalcap 1.2: its CiderScorer counts n-grams "
+                "up to 4 whatever n is, so n < 4 fails (IndexError) and n > 4 averages the four orders over n "
+                "(every score times 4/n); only n=4 is reproduced here. For CIDEr-D of other orders use "
+                "metricore.metrics.cider.compute_cider(..., n=...)"
+            )
         self._sigma = positive_number(sigma, "CIDEr", "sigma")
 
     def compute_score(self, gts: Any, res: Any) -> tuple[np.floating[Any], np.ndarray]:
@@ -49,8 +69,7 @@ class Cider:
                 "is empty after tokenization), so there are no document frequencies; the toolkit fails here "
                 "too ('max() arg is an empty sequence')"
             )
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="cider: one image", category=UserWarning)
+        with one_image_silently():
             result = compute_cider(
                 captions.candidates, captions.references, n=self._n, sigma=self._sigma, tokenize=False
             )

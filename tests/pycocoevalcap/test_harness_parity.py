@@ -19,7 +19,6 @@ import re
 import string
 import subprocess
 import types
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +27,7 @@ from metricore.metrics.coco_caption import meteor_1_5_available
 from tests.oracles import java_ptb
 from tests.pycocoevalcap.compare import CIDER_TOL, assert_same, printed
 from tests.pycocoevalcap.data import captions, coco_files
+from tests.pycocoevalcap.switch import SWITCHED, load_harness
 
 pytest.importorskip("pycocoevalcap", reason="pycocoevalcap is not installed")
 pytest.importorskip("pycocotools", reason="pycocotools is not installed")
@@ -37,27 +37,7 @@ pytestmark = [
     pytest.mark.skipif(not meteor_1_5_available(), reason="METEOR 1.5 is not installed"),
 ]
 
-HARNESS = Path(__file__).with_name("harness_code.py")
-_IMPORT = re.compile(r"^(\s*)from pycocoevalcap\.", re.M)
 KEYS = ["Bleu_1", "Bleu_2", "Bleu_3", "Bleu_4", "METEOR", "ROUGE_L", "CIDEr"]
-
-
-def load_harness(switched: bool) -> types.ModuleType:
-    """``harness_code.py`` as a module; ``switched``: with ``from pycocoevalcap.`` replaced by
-    ``from metricore.pycocoevalcap.`` and nothing else changed."""
-    source = HARNESS.read_text(encoding="utf-8")
-    body = source.split('"""', 2)[2]  # after the module docstring
-    for line in body.splitlines():
-        if "pycocoevalcap" in line:
-            assert line.strip().startswith("from pycocoevalcap."), (
-                f"the harness names the toolkit outside an import: {line!r}"
-            )
-    if switched:
-        source, count = _IMPORT.subn(r"\1from metricore.pycocoevalcap.", source)
-        assert count >= 10
-    module = types.ModuleType("metricore_harness" if switched else "toolkit_harness")
-    exec(compile(source, str(HARNESS), "exec"), module.__dict__)
-    return module
 
 
 def run(fn: Any, *args: Any) -> tuple[Any, str]:
@@ -66,7 +46,7 @@ def run(fn: Any, *args: Any) -> tuple[Any, str]:
     out = io.StringIO()
     with contextlib.ExitStack() as stack:
         stack.enter_context(contextlib.redirect_stdout(out))
-        if fn.__module__ == "metricore_harness":
+        if fn.__module__ == SWITCHED:
             mp = stack.enter_context(pytest.MonkeyPatch.context())
             mp.setattr(subprocess, "Popen", _no_process)
         result = fn(*args)

@@ -251,3 +251,20 @@ def test_ptb_tokenizer_dicts_vs_the_toolkit(capfd):
     assert_same(theirs, PTBTokenizer().tokenize(captions))
     assert 7 not in theirs
     assert PTBTokenizer().tokenize({}) == {}
+
+
+def test_ptb_tokenizer_repeated_lists_cost_a_lookup_and_come_back_fresh(monkeypatch):
+    module = importlib.import_module("metricore.pycocoevalcap.tokenizer.ptbtokenizer")
+    calls = []
+    real = module.coco_tokenize
+    monkeypatch.setattr(
+        module, "coco_tokenize", lambda captions: calls.append(len(captions)) or real(captions)
+    )
+    module._tokenized.cache_clear()
+    captions = {1: [{"caption": "A dog's toy."}], "b": [{"caption": "Two cats"}, {"caption": "The U.S."}]}
+    first = PTBTokenizer().tokenize(captions)
+    first[1].append("changed by the caller")
+    first["b"][0] = "changed"
+    again = PTBTokenizer().tokenize(dict(reversed(captions.items())))  # another list: tokenized
+    assert PTBTokenizer().tokenize(captions) == {1: ["a dog 's toy"], "b": ["two cats", "the u.s."]}
+    assert calls == [3, 3] and again == {"b": ["two cats", "the u.s."], 1: ["a dog 's toy"]}

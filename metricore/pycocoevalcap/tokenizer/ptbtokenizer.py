@@ -9,6 +9,7 @@ filter, reproduced by :func:`metricore.text.ptb_tokenize.coco_tokenize` (the sam
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +30,8 @@ class PTBTokenizer:
     As in the toolkit, every caption of the call is tokenized as one text, one caption per
     line (so a caption's last token can depend on the next caption's first word), the images
     come out in their input order, and an image with no caption is left out of the result.
+    The tokens of the last four distinct caption lists are kept (per process), so tokenizing
+    the same captions again, as per-metric harnesses do, costs a lookup.
     """
 
     def tokenize(self, captions_for_image: Any) -> dict[Any, list[str]]:
@@ -65,6 +68,14 @@ class PTBTokenizer:
                 image_ids.append(img)
                 captions.append(caption)
         out: dict[Any, list[str]] = {}
-        for img, tokens in zip(image_ids, coco_tokenize(captions)):
+        for img, tokens in zip(image_ids, _tokenized(tuple(captions))):
             out.setdefault(img, []).append(tokens)
         return out
+
+
+@functools.lru_cache(maxsize=4)
+def _tokenized(captions: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`coco_tokenize` of one call's captions, remembered for the last few distinct
+    caption lists: harnesses tokenize the same references and candidates once per metric
+    (lmms-eval: seven times), and the output depends on the list alone."""
+    return tuple(coco_tokenize(captions))

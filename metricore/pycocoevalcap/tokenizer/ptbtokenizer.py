@@ -43,34 +43,43 @@ class PTBTokenizer:
         image_ids: list[Any] = []
         captions: list[str] = []
         for img, anns in captions_for_image.items():
-            if isinstance(anns, (str, bytes, Mapping)) or not isinstance(anns, Sequence):
-                raise TypeError(
-                    f"PTBTokenizer: captions_for_image[{img!r}] must be a list of {{'caption': str}} dicts, "
-                    f"got {_what(anns)}"
-                )
-            for j, ann in enumerate(anns):
-                if not isinstance(ann, Mapping):
-                    raise TypeError(
-                        f"PTBTokenizer: captions_for_image[{img!r}][{j}] must be a dict with a 'caption', "
-                        f"got {_what(ann)}"
-                    )
-                if "caption" not in ann:
-                    raise ValueError(
-                        f"PTBTokenizer: captions_for_image[{img!r}][{j}] has no 'caption' (its keys: "
-                        f"{', '.join(map(repr, ann)) or 'none'})"
-                    )
-                caption = ann["caption"]
-                if not isinstance(caption, str):
-                    raise TypeError(
-                        f"PTBTokenizer: captions_for_image[{img!r}][{j}]['caption'] must be a str, got "
-                        f"{_what(caption)}"
-                    )
-                image_ids.append(img)
-                captions.append(caption)
+            texts = _captions_of(img, anns)
+            image_ids.extend([img] * len(texts))
+            captions.extend(texts)
         out: dict[Any, list[str]] = {}
         for img, tokens in zip(image_ids, _tokenized(tuple(captions))):
             out.setdefault(img, []).append(tokens)
         return out
+
+
+def _captions_of(img: Any, anns: Any) -> list[str]:
+    """The ``"caption"`` strs of one image's annotations; errors name the image and position."""
+    if type(anns) is list and all(type(a) is dict for a in anns):  # pycocotools' imgToAnns
+        texts = [a.get("caption") for a in anns]
+        if all(type(t) is str for t in texts):
+            return texts
+    if isinstance(anns, (str, bytes, Mapping)) or not isinstance(anns, Sequence):
+        raise TypeError(
+            f"PTBTokenizer: captions_for_image[{img!r}] must be a list of {{'caption': str}} dicts, got {_what(anns)}"
+        )
+    out: list[str] = []
+    for j, ann in enumerate(anns):
+        if not isinstance(ann, Mapping):
+            raise TypeError(
+                f"PTBTokenizer: captions_for_image[{img!r}][{j}] must be a dict with a 'caption', got {_what(ann)}"
+            )
+        if "caption" not in ann:
+            raise ValueError(
+                f"PTBTokenizer: captions_for_image[{img!r}][{j}] has no 'caption' (its keys: "
+                f"{', '.join(map(repr, ann)) or 'none'})"
+            )
+        caption = ann["caption"]
+        if not isinstance(caption, str):
+            raise TypeError(
+                f"PTBTokenizer: captions_for_image[{img!r}][{j}]['caption'] must be a str, got {_what(caption)}"
+            )
+        out.append(caption)
+    return out
 
 
 @functools.lru_cache(maxsize=4)

@@ -25,6 +25,7 @@ LAYERS = {
     "registry": 4,
     "intervals": 4,
     "challenge": 4,
+    "pycocoevalcap": 4,
     "cli": 5,
     "__init__": 6,
 }

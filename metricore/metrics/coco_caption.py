@@ -217,6 +217,19 @@ def coco_caption_result(
 # --------------------------------------------------------------------------------------------
 
 
+def _hashable_id(value: Any, where: str) -> Any:
+    """``value`` when it can be a dict key (an image id); a ``TypeError`` naming ``where`` (the
+    annotation, result or image) otherwise, where Python would only say "unhashable type"."""
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"coco_caption: {where} has an image id of type {type(value).__name__} ({value!r:.60}); "
+            "an image id must be hashable, such as an int or a str"
+        ) from None
+    return value
+
+
 class CaptionAnnotations:
     """The part of ``pycocotools.coco.COCO`` that ``COCOEvalCap`` reads: ``getImgIds()`` and
     ``imgToAnns`` (image id -> annotation dicts with a ``"caption"``), built from a COCO
@@ -228,7 +241,8 @@ class CaptionAnnotations:
         for k, ann in enumerate(annotations):
             if not isinstance(ann, Mapping) or "image_id" not in ann:
                 raise ValueError(f"coco_caption: annotation {k} must be an object with an `image_id`")
-            self.imgToAnns.setdefault(ann["image_id"], []).append(ann)
+            img = _hashable_id(ann["image_id"], f"annotation {k}")
+            self.imgToAnns.setdefault(img, []).append(ann)
 
     def getImgIds(self) -> list[Any]:  # noqa: N802 (the COCO API's name)
         return list(self.imgToAnns)
@@ -239,13 +253,26 @@ class CaptionAnnotations:
         annotations name, in order of first appearance."""
         if not isinstance(dataset, Mapping) or not isinstance(dataset.get("annotations"), list):
             raise ValueError('coco_caption: a COCO annotation file must hold {"annotations": [...], ...}')
-        anns = dataset["annotations"]
         images = dataset.get("images")
         if images is None:
-            ids: list[Any] = list(dict.fromkeys(a.get("image_id") for a in anns if isinstance(a, Mapping)))
-        else:
-            ids = [img["id"] for img in images]
-        return cls(ids, anns)
+            return cls((), dataset["annotations"])
+        if not isinstance(images, list):
+            raise ValueError(
+                f'coco_caption: "images" must be a list of {{"id": ...}} objects, got {type(images).__name__}'
+            )
+        ids: list[Any] = []
+        for k, img in enumerate(images):
+            if not isinstance(img, Mapping):
+                raise TypeError(
+                    f"coco_caption: images[{k}] must be an object with an `id`, got {type(img).__name__} ({img!r:.60})"
+                )
+            if "id" not in img:
+                raise ValueError(
+                    f"coco_caption: images[{k}] has no `id` (its keys: {', '.join(map(repr, img)) or 'none'}); "
+                    "every image of a COCO annotation file needs one"
+                )
+            ids.append(_hashable_id(img["id"], f"images[{k}]"))
+        return cls(ids, dataset["annotations"])
 
     def load_results(self, results: Any) -> CaptionAnnotations:
         """A results list (or the path of a JSON file holding one) as ``COCO.loadRes`` reads it:
@@ -255,11 +282,11 @@ class CaptionAnnotations:
             results = _read_json(results)
         if not isinstance(results, list) or not results:
             raise ValueError("coco_caption: results must be a non-empty list of {image_id, caption} objects")
-        known = set(self.imgToAnns)
+        known = self.imgToAnns
         for k, ann in enumerate(results):
             if not isinstance(ann, Mapping) or "image_id" not in ann or "caption" not in ann:
                 raise ValueError(f"coco_caption: result {k} must be an object with `image_id` and `caption`")
-            if ann["image_id"] not in known:
+            if _hashable_id(ann["image_id"], f"result {k}") not in known:
                 raise ValueError(
                     f"coco_caption: result {k} names image {ann['image_id']!r}, which the annotations do not "
                     "have (pycocotools: 'Results do not correspond to current coco set')"
@@ -282,7 +309,8 @@ class COCOEvalCap:
     chooses the images (default: every image of ``coco``), :meth:`evaluate` fills ``eval``
     (key -> corpus score), ``imgToEval`` (image id -> ``{"image_id", key: score, ...}``) and
     ``evalImgs`` with the toolkit's keys: ``Bleu_1``..``Bleu_4``, ``METEOR`` (when METEOR 1.5
-    is installed), ``ROUGE_L``, ``CIDEr``.
+    is installed), ``ROUGE_L``, ``CIDEr``. (``metricore.pycocoevalcap.eval.COCOEvalCap`` is
+    this class with the toolkit's printed progress and value types.)
 
     >>> coco = CaptionAnnotations.from_dataset({"images": [{"id": 1}, {"id": 2}], "annotations": [
     ...     {"image_id": 1, "caption": "A cat sits on a mat."}, {"image_id": 1, "caption": "A cat on a mat"},
@@ -326,7 +354,17 @@ class COCOEvalCap:
     def evaluate(self) -> None:
         """Score the images of ``params["image_id"]`` and fill ``eval``, ``imgToEval`` and
         ``evalImgs`` (their previous content is replaced)."""
-        img_ids = list(dict.fromkeys(self.params["image_id"]))
+        img_ids, result = self._score()
+        self._record(img_ids, result.table, result.per_image)
+        self.result = result
+
+    def _score(self) -> tuple[list[Any], COCOCaptionResult]:
+        """The images of ``params["image_id"]`` (each once, in order: the toolkit's ``gts``
+        keys) and their table; what the toolkit asserts is a ``ValueError`` naming the image."""
+        img_ids: list[Any] = []
+        for k, img in enumerate(self.params["image_id"]):
+            img_ids.append(_hashable_id(img, f"params['image_id'][{k}]"))
+        img_ids = list(dict.fromkeys(img_ids))
         if not img_ids:
             raise ValueError("coco_caption: params['image_id'] is empty; there is nothing to evaluate")
         gts, res = self.coco.imgToAnns, self.cocoRes.imgToAnns
@@ -342,17 +380,23 @@ class COCOEvalCap:
             refs = gts.get(img, []) if isinstance(gts, Mapping) else gts[img]
             if not refs:
                 raise ValueError(
-                    f"coco_caption: image {img!r} has no reference caption; the toolkit needs at least one"
+                    f"coco_caption: image {img!r} has no reference caption; the toolkit needs at least one "
+                    "(its tokenizer drops the image, then Bleu asserts that gts and res hold the same images)"
                 )
             references.append([_caption(a, img, "annotation") for a in refs])
         scorers = SCORERS if self.meteor else tuple(s for s in SCORERS if s != "meteor")
-        result = compute_coco_caption(predictions, references, scorers=scorers)
-        self.eval = dict(result.table)
+        return img_ids, compute_coco_caption(predictions, references, scorers=scorers)
+
+    def _record(
+        self, img_ids: list[Any], table: Mapping[str, Any], per_image: Mapping[str, Sequence[Any]]
+    ) -> None:
+        """``eval``, ``imgToEval`` and ``evalImgs`` from a table and its per-image scores, in the
+        toolkit's layout (``imgToEval`` in image order, each row ``image_id`` then the keys)."""
+        self.eval = dict(table)
         self.imgToEval = {}
         for i, img in enumerate(img_ids):
-            self.imgToEval[img] = {"image_id": img, **{k: v[i] for k, v in result.per_image.items()}}
+            self.imgToEval[img] = {"image_id": img, **{k: v[i] for k, v in per_image.items()}}
         self.evalImgs = list(self.imgToEval.values())
-        self.result = result
 
 
 def _caption(ann: Any, img: Any, what: str) -> str:

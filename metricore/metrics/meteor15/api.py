@@ -130,7 +130,11 @@ def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> M
     """
     preds, raw_refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
-    refs = [check_string_list(r, _METRIC, f"references[{i}]") for i, r in enumerate(raw_refs)]
+    # an image without references is an error, as in pycocoevalcap's COCOEvalCap (its tokenizer
+    # drops the image and Bleu asserts) and in every other surface of this metric
+    refs = [
+        check_string_list(r, _METRIC, f"references[{i}]", allow_empty=False) for i, r in enumerate(raw_refs)
+    ]
     for i, p in enumerate(preds):
         _check_line(p, f"predictions[{i}]")
         for j, r in enumerate(refs[i]):

@@ -1,0 +1,1 @@
+"""The module path of ``pycocoevalcap.bleu`` (see :mod:`metricore.pycocoevalcap`)."""

@@ -1,0 +1,1 @@
+"""The module path of ``pycocoevalcap.cider`` (see :mod:`metricore.pycocoevalcap`)."""

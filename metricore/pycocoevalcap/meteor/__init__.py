@@ -1,0 +1,1 @@
+"""The module path of ``pycocoevalcap.meteor`` (see :mod:`metricore.pycocoevalcap`)."""

@@ -1,0 +1,1 @@
+"""The module path of ``pycocoevalcap.rouge`` (see :mod:`metricore.pycocoevalcap`)."""

@@ -1,0 +1,1 @@
+"""The module path of ``pycocoevalcap.spice`` (see :mod:`metricore.pycocoevalcap`)."""

@@ -1,0 +1,1 @@
+"""The module path of ``pycocoevalcap.tokenizer`` (see :mod:`metricore.pycocoevalcap`)."""

@@ -1,4 +1,9 @@
-"""Build hook for the optional C extension; the project's metadata is in pyproject.toml.
+"""Build hook: the optional C extension and the evaluate scripts; the metadata is in setup.cfg.
+
+The ``evaluate`` scripts live in the repository's ``metrics/<name>/`` folders (one folder a
+user can read whole, as evaluate's own metrics); the wheel ships them as package data of
+``metricore_hf`` (``metricore_hf/metrics/<name>/``), so that ``metricore_hf.module_path(name)``
+and ``metricore_hf.load(name)`` work after any install, editable or not.
 
 ``metricore.metrics.meteor15._fast`` speeds up METEOR 1.5 and is optional: without a C
 compiler the install goes on and the Python path computes the same scores. The extension
@@ -11,7 +16,7 @@ import hashlib
 import os
 import sys
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_namespace_packages, setup
 
 _SOURCE = "metricore/metrics/meteor15/_fast.c"
 # the score must be the jar's double arithmetic operation for operation: no fused multiply-add
@@ -34,4 +39,24 @@ def _extensions() -> list:
     ]
 
 
-setup(ext_modules=_extensions())
+def _packages() -> tuple[list[str], dict[str, str], dict[str, list[str]]]:
+    """The packages, ``metrics/<name>/`` mapped to ``metricore_hf.metrics.<name>``, and the
+    package data (setup.cfg's, plus each metric's card and requirements)."""
+    packages = find_namespace_packages(include=["metricore", "metricore.*", "metricore_hf", "metricore_hf.*"])
+    packages = [p for p in packages if not p.endswith("__pycache__")]
+    metrics = sorted(
+        d for d in os.listdir("metrics") if os.path.isfile(os.path.join("metrics", d, f"{d}.py"))
+    )
+    packages += ["metricore_hf.metrics", *(f"metricore_hf.metrics.{d}" for d in metrics)]
+    data = {
+        "metricore": ["py.typed"],
+        "metricore.data": ["*.json"],
+        "metricore.data.challenges": ["*.json"],
+        "metricore_hf": ["py.typed"],
+        **{f"metricore_hf.metrics.{d}": ["*.md", "*.txt"] for d in metrics},
+    }
+    return packages, {"metricore_hf.metrics": "metrics"}, data
+
+
+_PACKAGES, _PACKAGE_DIR, _PACKAGE_DATA = _packages()
+setup(ext_modules=_extensions(), packages=_PACKAGES, package_dir=_PACKAGE_DIR, package_data=_PACKAGE_DATA)

@@ -42,31 +42,22 @@ __all__ = [
     "ocr_hook",
 ]
 
-_METRICS_DIR = Path(__file__).resolve().parents[1] / "metrics"
-
 
 def load_metric(
     name: str, config: str | None = None, *, source: str | Path | None = None, **kwargs: Any
 ) -> Any:
-    """``evaluate.load`` of one of this project's metrics: ``source`` is the folder holding
-    ``metrics/<name>`` scripts (default: the one beside this package in a checkout) or a Hub
-    namespace such as ``"my-org"``."""
+    """``evaluate.load`` of one of this project's metrics: by default the script this package
+    ships (:func:`metricore_hf.load`); ``source`` is another folder holding ``<name>/<name>.py``
+    or a Hub namespace such as ``"my-org"``."""
     import evaluate
 
     from metricore import registry
+    from metricore_hf import load
 
-    config = registry.get(name).config(config).name  # a clear error for an unknown name or config
     if source is None:
-        if not (_METRICS_DIR / name).is_dir():
-            raise FileNotFoundError(
-                f"metric scripts not found at {_METRICS_DIR / name}; pass source= (a folder with "
-                "<name>/<name>.py, or the Hub namespace the metrics are published under)"
-            )
-        path = str(_METRICS_DIR / name)
-    elif Path(source, name).is_dir():
-        path = str(Path(source, name))
-    else:
-        path = f"{source}/{name}"
+        return load(name, config, **kwargs)
+    config = registry.get(name).config(config).name  # a clear error for an unknown name or config
+    path = str(Path(source, name)) if Path(source, name).is_dir() else f"{source}/{name}"
     return evaluate.load(path, config, **kwargs)
 
 

@@ -49,9 +49,8 @@ def test_new_metric_is_new_files_and_passes_every_surface(tmp_path):
     changed = [p for p in before if after.get(p) != before[p]]
     assert changed == [], f"existing files changed: {changed}"
     added = sorted(set(after) - set(before))
-    assert added == sorted(
-        line.strip() for line in made.stdout.splitlines() if line.strip().endswith((".py", ".md", ".txt"))
-    )
+    listed = [line.strip() for line in made.stdout.splitlines() if line.strip() and " " not in line.strip()]
+    assert added == sorted(listed)
     assert len(added) == 9, added
 
     again = _run([sys.executable, "-m", "metricore.cli", "new-metric", NAME], copy)

@@ -212,8 +212,8 @@ Returns:
     scores: the score of each item.
     signature: reproducibility signature.
 Examples:
-    >>> import evaluate
-    >>> metric = evaluate.load("metrics/{name}")
+    >>> import metricore_hf
+    >>> metric = metricore_hf.load("{name}")
     >>> metric.compute(predictions=["a cat", "a dog"], references=[["a cat"], ["a bird"]])["{name}"]
     0.5
 """
@@ -256,8 +256,8 @@ and the divergences between references (docs/adding-a-metric.md).
 ## How to use
 
 ```python
->>> import evaluate
->>> metric = evaluate.load("metrics/{name}")
+>>> import metricore_hf
+>>> metric = metricore_hf.load("{name}")
 >>> r = metric.compute(predictions=["a cat", "A dog"], references=[["a cat", "the cat"], ["a dog"]])
 >>> r["{name}"], r["scores"]
 (0.5, [1.0, 0.0])

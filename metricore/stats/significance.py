@@ -751,18 +751,30 @@ def _sacrebleu_p(null: np.ndarray, observed: float) -> float:
     return (int(np.count_nonzero(null > observed)) + 1) / (null.size + 1)
 
 
-def small_sample_warning(n_nonzero: int, confidence: float, n_draws: int | None = None) -> str | None:
+def small_sample_warning(
+    n_nonzero: int, confidence: float, n_draws: int | None = None, *, test: str = "randomization"
+) -> str | None:
     """Why no difference can reach significance at ``1 - confidence``, or ``None``.
 
     With ``k`` items whose outputs differ there are ``2^k`` sign patterns; the observed one
-    and its mirror are always as extreme, so no two-sided p-value can fall below ``2 / 2^k``.
-    ``n_draws`` Monte Carlo trials cannot give a p-value below ``1 / (n_draws + 1)``.
+    and its mirror are always as extreme, so no two-sided p-value of the paired randomization
+    test can fall below ``2 / 2^k``. The paired bootstrap has no such floor (on 3 differing
+    items it can report 0.003), and that is the trouble: its p-value is then not to be
+    trusted, which its warning says (``test="bootstrap"``) instead of a floor its own number
+    contradicts. ``n_draws`` Monte Carlo trials cannot give a p-value below ``1 / (n_draws + 1)``.
 
     >>> small_sample_warning(3, 0.95)
     'only 3 items differ between the systems: no p-value can fall below 2/2^3 = 0.25, above alpha = 0.05 (confidence 0.95); no difference can be significant at this level'
     """
     alpha = 1.0 - confidence
     floor_exact = 2.0 / 2.0**n_nonzero if n_nonzero < 1024 else 0.0
+    if floor_exact > alpha and test == "bootstrap":
+        return (
+            f"only {n_nonzero} item{'s' if n_nonzero != 1 else ''} differ{'' if n_nonzero != 1 else 's'} "
+            f"between the systems: too few for the bootstrap's p-value to be trusted (an exact paired "
+            f"randomization test cannot fall below 2/2^{n_nonzero} = {floor_exact:.4g}, above alpha = "
+            f"{alpha:.4g}); no difference can be shown significant at confidence {confidence:g}"
+        )
     if floor_exact > alpha:
         return (
             f"only {n_nonzero} item{'s' if n_nonzero != 1 else ''} differ{'' if n_nonzero != 1 else 's'} "
@@ -825,7 +837,7 @@ def paired_bootstrap(
         n_resamples=n_resamples,
         seed=seed,
         n_nonzero=k,
-        warning=small_sample_warning(k, confidence, n_resamples),
+        warning=small_sample_warning(k, confidence, n_resamples, test="bootstrap"),
     )
 
 

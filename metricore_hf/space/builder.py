@@ -169,7 +169,8 @@ def _with_data(space: MetricSpace, config: Config, options: dict[str, Any]) -> d
         raise ValueError(
             f"{need.what} is being prepared (once per machine, about a minute); score again shortly"
         )
-    if all(options.get(k, v) == v for k, v in fallback.items()):
+    given = {**config.defaults, **options}
+    if all(given.get(k) == v for k, v in fallback.items()):  # asked for nothing the data gives
         return options
     warnings.warn(
         f"{need.what} is being prepared (once per machine, about a minute): this result is scored without "

@@ -41,8 +41,8 @@ Returns:
     scores: the score of each question.
     signature: reproducibility signature (metric, variant, options, version).
 Examples:
-    >>> import evaluate
-    >>> anls = evaluate.load("metrics/anls")
+    >>> import metricore_hf
+    >>> anls = metricore_hf.load("anls")
     >>> r = anls.compute(predictions=["CocaCola"], references=[["Coca Cola", "Coca Cola Company"]])
     >>> round(r["anls"], 4)
     0.8889

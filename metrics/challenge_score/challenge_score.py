@@ -45,8 +45,8 @@ Returns:
     eligible: every threshold reached. tasks: per task details (components, per-item
     scores, source, weight). signature: reproducibility signature.
 Examples:
-    >>> import evaluate
-    >>> cs = evaluate.load("metrics/challenge_score")
+    >>> import metricore_hf
+    >>> cs = metricore_hf.load("challenge_score")
     >>> rows = [{"task": t, "score": 1.0} for t in ("TextQA", "MathQA", "ImageGeneration",
     ...         "ImageCaptioning", "VisualQA", "TRitW")]
     >>> r = cs.compute(predictions=rows, references=[None] * 6, missing="zero")

@@ -47,8 +47,8 @@ Returns:
     scores: the score of each image.
     signature: reproducibility signature (variant, tokenizer, n, sigma, df source, version).
 Examples:
-    >>> import evaluate
-    >>> cider = evaluate.load("metrics/cider")
+    >>> import metricore_hf
+    >>> cider = metricore_hf.load("cider")
     >>> r = cider.compute(predictions=["a cat sits on a mat", "a dog runs"],
     ...                   references=[["a cat sits on a mat", "a cat on a mat"],
     ...                               ["a dog runs in the park", "a dog in a park"]])

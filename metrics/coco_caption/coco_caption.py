@@ -51,8 +51,8 @@ Returns:
     scores: key -> the score of each image (as pycocoevalcap's imgToEval holds them).
     signature: reproducibility signature (tokenizer, keys, version).
 Examples:
-    >>> import evaluate
-    >>> coco = evaluate.load("metrics/coco_caption", "bleu")
+    >>> import metricore_hf
+    >>> coco = metricore_hf.load("coco_caption", "bleu")
     >>> r = coco.compute(predictions=["a cat sits on a mat", "a dog runs"],
     ...                  references=[["a cat sits on a mat", "a cat on a mat"],
     ...                              ["a dog runs in the park", "a dog in a park"]])

@@ -52,8 +52,8 @@ Returns:
     scores: the score of each sample.
     signature: reproducibility signature (variant, options, NLTK and WordNet versions).
 Examples:
-    >>> import evaluate
-    >>> meteor = evaluate.load("metrics/meteor")
+    >>> import metricore_hf
+    >>> meteor = metricore_hf.load("meteor")
     >>> r = meteor.compute(predictions=["the cat was sat on the mat"], references=[["the cat sat on the mat"]])
     >>> round(r["meteor"], 4)
     0.9654

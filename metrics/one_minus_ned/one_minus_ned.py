@@ -37,8 +37,8 @@ Returns:
     scores: the similarity of each item.
     signature: reproducibility signature.
 Examples:
-    >>> import evaluate
-    >>> ned = evaluate.load("metrics/one_minus_ned")
+    >>> import metricore_hf
+    >>> ned = metricore_hf.load("one_minus_ned")
     >>> r = ned.compute(predictions=["kitten", "abc"], references=["sitting", "abd"])
     >>> round(r["one_minus_ned"], 4), round(r["cer"], 4)
     (0.619, 0.4)

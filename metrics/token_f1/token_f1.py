@@ -67,8 +67,8 @@ Returns:
     human_f1, total_questions, counted_questions, total_dialogs.
     scores: per-question scores in [0, 1]. signature: reproducibility signature.
 Examples:
-    >>> import evaluate
-    >>> token_f1 = evaluate.load("metrics/token_f1")
+    >>> import metricore_hf
+    >>> token_f1 = metricore_hf.load("token_f1")
     >>> r = token_f1.compute(predictions=["The Cat!", "cat cat cat"], references=[["cat"], ["cat"]])
     >>> r["exact_match"], r["f1"]
     (50.0, 75.0)

@@ -109,7 +109,12 @@ def test_errors_name_the_absolute_row():
             TypeError,
             r"unknown option\(s\)",
         ),
-        ("cider", {"predictions": ["a"], "references": [["a"]], "sigma": 6}, TypeError, r"unknown option\(s\)"),
+        (
+            "cider",
+            {"predictions": ["a"], "references": [["a"]], "sigma": 6},
+            TypeError,
+            r"unknown option\(s\)",
+        ),
         (
             "cider_d",
             {"predictions": ["a", "b"], "references": [["a"], ["b"]], "n": 0},

@@ -113,7 +113,10 @@ def test_misspelt_compute_keywords_get_a_hint(kwargs, hint):
         _load("anls").compute(**kwargs)
     message = str(err.value)
     assert f"(did you mean {hint}?)" in message
-    assert "allowed: confidence, interval_method, n_resamples, predictions, references, seed, threshold" in message
+    assert (
+        "allowed: confidence, interval_method, n_resamples, predictions, references, seed, threshold"
+        in message
+    )
 
 
 def test_far_off_keyword_gets_no_hint_and_misspelt_config_gets_one():

@@ -1,4 +1,5 @@
-"""Every metric card's examples run as doctests (from the repo root, offline)."""
+"""Every metric card's examples run as doctests, offline, from a directory that is not the
+repository (the scripts come from the installed package: ``metricore_hf.load``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ def test_cards_exist():
 
 
 @pytest.mark.parametrize("card", CARDS, ids=lambda p: p.parent.name)
-def test_card_examples_run(card: Path):
+def test_card_examples_run(card: Path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     failures, attempted = doctest.testfile(
         str(card),
         module_relative=False,

@@ -30,6 +30,9 @@ def free_port() -> int:
 
 def offline_env(port: int, **more: str) -> dict[str, str]:
     env = dict(os.environ)
+    # the checkout under test first (`python app.py` puts the app's folder on sys.path, not the
+    # checkout's: a copy of the repository must serve its own metricore, not an installed one)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     env.update(
         GRADIO_SERVER_NAME=HOST,
         GRADIO_SERVER_PORT=str(port),

@@ -155,6 +155,18 @@ def test_small_sample_warning():
     assert small_sample_warning(6, 0.99) is not None
     assert "random draws" in (small_sample_warning(50, 0.99, n_draws=50) or "")
     assert small_sample_warning(2000, 0.95) is None
+
+
+def test_the_bootstrap_warning_does_not_contradict_its_own_p_value():
+    """On 3 differing items the bootstrap can report a small p-value; its warning says the
+    value is not to be trusted, not that no p-value can fall below the randomization floor."""
+    baseline, system = [0.0, 0.0, 0.0, 0.5], [1.0, 1.0, 1.0, 0.5]
+    boot = paired_bootstrap(baseline, system, n_resamples=1000, seed=0)
+    rand = paired_randomization(baseline, system, seed=0)
+    assert boot.p_value < 0.25 == rand.p_value  # the bootstrap goes below the exact test's floor
+    assert boot.warning is not None and "too few for the bootstrap's p-value to be trusted" in boot.warning
+    assert "no p-value can fall below" not in boot.warning
+    assert rand.warning is not None and "no p-value can fall below 2/2^3 = 0.25" in rand.warning
     r = paired_bootstrap([0.0] * 3, [1.0, 0.5, 0.0])
     assert r.warning is not None and r.n_nonzero == 2
 

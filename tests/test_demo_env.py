@@ -36,7 +36,9 @@ def _size(path: Path) -> int:
 
 def _inputs() -> bytes:
     """The files whose hash the set-up stamps (scripts/setup)."""
-    return b"".join((ROOT / name).read_bytes() for name in ("requirements.txt", "pyproject.toml"))
+    return b"".join(
+        (ROOT / name).read_bytes() for name in ("requirements.txt", "pyproject.toml", "setup.cfg", "setup.py")
+    )
 
 
 def _table(stdout: str) -> str:
@@ -88,3 +90,24 @@ def test_demo_builds_a_light_env_and_runs(tmp_path):
     if _inputs() == inputs:
         assert "installing" not in again.stdout + again.stderr
     assert _table(again.stdout) == table
+
+    # any Space runs from the demo env: scripts/space adds the [spaces] packages on first use
+    from tests.spaces.servers import free_port, wait_ready
+
+    port = free_port()
+    log = tmp_path / "space.log"
+    space_env = dict(env, GRADIO_SERVER_PORT=str(port), GRADIO_ANALYTICS_ENABLED="False", HF_HUB_OFFLINE="1")
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            ["bash", "scripts/space", "one_minus_ned"],
+            cwd=ROOT,
+            env=space_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/", proc, log, time.monotonic() + 600)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "adding the Spaces' packages" in log.read_text()

@@ -39,7 +39,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 space = pytest.importorskip("metricore_hf.space")
 from metricore_hf.space.inputs import value_to_cell  # noqa: E402
 
-pytestmark = pytest.mark.space
+pytestmark = [pytest.mark.space, pytest.mark.xdist_group("spaces-browser")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"

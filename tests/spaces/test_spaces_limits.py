@@ -39,7 +39,7 @@ from gradio_client.exceptions import AppError  # noqa: E402
 from metricore.registry import get  # noqa: E402
 from metricore_hf import space  # noqa: E402
 
-pytestmark = pytest.mark.space
+pytestmark = [pytest.mark.space, pytest.mark.xdist_group("spaces-limits")]
 
 #: growth of the METEOR server's resident memory over 20 requests of unique words (the
 #: bounded caches: tokens 4M characters, stems and synonyms 100,000 words each)

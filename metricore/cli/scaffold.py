@@ -228,7 +228,8 @@ class {cls}(hf.CoreMetric):
     KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
 '''
 
-_CARD = """---
+#: the Hub card header of the metric card and the Space card (``{summary}`` line differs)
+_HEADER = """---
 title: {title}
 emoji: 📏
 colorFrom: blue
@@ -240,10 +241,11 @@ pinned: false
 tags:
 - evaluate
 - metric
-description: >-
-  {title}: a placeholder metric (exact match) written by metricore new-metric.
+{summary}
 ---
+"""
 
+_CARD = """{header}
 # Metric Card for {title}
 
 ## Metric description
@@ -291,21 +293,7 @@ if __name__ == "__main__":
     launch(demo)
 '''
 
-_SPACE_CARD = """---
-title: {title}
-emoji: 📏
-colorFrom: blue
-colorTo: green
-sdk: gradio
-sdk_version: {gradio}
-app_file: app.py
-pinned: false
-tags:
-- evaluate
-- metric
-short_description: {title} (placeholder)
----
-
+_SPACE_CARD = """{header}
 # {title}
 
 Interactive scorer for {title}, built from its spec by `metricore_hf.space`.
@@ -380,24 +368,30 @@ def new_metric(name: str, root: Path) -> list[Path]:
         "title": words[:1].upper() + words[1:],
         "gradio": _gradio_version(root),
     }
+    card_header = f"description: >-\n  {values['title']}: a placeholder metric (exact match) written by metricore new-metric."
+    space_header = f"short_description: {values['title']} (placeholder)"
+    texts = {
+        "card": _CARD.format(header=_HEADER.format(summary=card_header, **values), **values),
+        "space_card": _SPACE_CARD.format(header=_HEADER.format(summary=space_header, **values), **values),
+    }
     files = {
-        root / "metricore" / "metrics" / f"{name}.py": _CORE,
-        root / "metricore" / "specs" / f"{name}.py": _SPEC,
-        root / "metrics" / name / f"{name}.py": _ADAPTER,
-        root / "metrics" / name / "README.md": _CARD,
+        root / "metricore" / "metrics" / f"{name}.py": _CORE.format(**values),
+        root / "metricore" / "specs" / f"{name}.py": _SPEC.format(**values),
+        root / "metrics" / name / f"{name}.py": _ADAPTER.format(**values),
+        root / "metrics" / name / "README.md": texts["card"],
         root / "metrics" / name / "requirements.txt": _REQUIREMENTS,
-        root / "spaces" / name / "app.py": _SPACE_APP,
-        root / "spaces" / name / "README.md": _SPACE_CARD,
-        root / "spaces" / name / "requirements.txt": _SPACE_REQUIREMENTS,
-        root / "tests" / "metrics" / f"test_{name}.py": _TESTS,
+        root / "spaces" / name / "app.py": _SPACE_APP.format(**values),
+        root / "spaces" / name / "README.md": texts["space_card"],
+        root / "spaces" / name / "requirements.txt": _SPACE_REQUIREMENTS.format(**values),
+        root / "tests" / "metrics" / f"test_{name}.py": _TESTS.format(**values),
     }
     taken = [p for p in files if p.exists()]
     if taken or (root / "metrics" / name).exists() or (root / "spaces" / name).exists():
         shown = ", ".join(str(p.relative_to(root)) for p in taken) or f"metrics/{name} or spaces/{name}"
         raise ValueError(f"{name!r} exists already ({shown}); nothing was written")
-    for path, template in files.items():
+    for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, [template.format(**values)])
+        write_atomic(path, [text])
     return list(files)
 
 

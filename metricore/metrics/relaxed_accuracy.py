@@ -41,6 +41,7 @@ a negative or NaN tolerance raise ``ValueError``/``TypeError`` naming the argume
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -127,11 +128,18 @@ class RelaxedAccuracyResult(MetricResult):
         return self.closest
 
 
+#: what any text that ``float`` reads contains: a (Unicode decimal) digit, ``inf`` or ``nan``;
+#: other texts skip the ``float`` call and its exception (most of the cost of a word)
+_MAYBE_NUMBER = re.compile(r"\d|inf|nan", re.IGNORECASE)
+
+
 def relaxed_number(text: str, number_commas: bool = False) -> float | None:
     """``_to_float`` of ``relaxed_correctness`` (module docstring); ``number_commas`` deletes
     commas first."""
     if number_commas:
         text = text.replace(",", "")
+    if _MAYBE_NUMBER.search(text) is None:
+        return None
     try:
         if text.endswith("%"):
             return float(text.rstrip("%")) / 100.0
@@ -140,26 +148,21 @@ def relaxed_number(text: str, number_commas: bool = False) -> float | None:
         return None
 
 
-def _strings(texts: list[str], strip: bool, lowercase: bool, number_commas: bool) -> tuple[Any, ...]:
+def _read(texts: list[str], lowercase: bool, number_commas: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per text: its value as a number (NaN when none), whether it is one, and an id of the
-    form the text comparison sees. Each distinct text is worked out once."""
+    form the text comparison sees (equal ids: equal forms). Each distinct text is read once."""
     unique = list(dict.fromkeys(texts))
     position = {t: i for i, t in enumerate(unique)}
     codes = np.fromiter(map(position.__getitem__, texts), dtype=np.intp, count=len(texts))
-    values = np.full(len(unique), math.nan)
-    is_number = np.zeros(len(unique), dtype=bool)
+    numbers = [relaxed_number(t, number_commas) for t in unique]
+    values = np.array([math.nan if x is None else x for x in numbers], dtype=np.float64)
+    is_number = np.array([x is not None for x in numbers], dtype=bool)
     compared: dict[str, int] = {}
-    text_ids = np.empty(len(unique), dtype=np.int64)
-    for i, text in enumerate(unique):
-        if strip:
-            text = text.strip()
-        number = relaxed_number(text, number_commas)
-        if number is not None:
-            values[i] = number
-            is_number[i] = True
-        key = text.lower() if lowercase else text
-        text_ids[i] = compared.setdefault(key, len(compared))
-    return values[codes], is_number[codes], text_ids[codes], compared
+    forms = map(str.lower, unique) if lowercase else unique
+    text_ids = np.fromiter(
+        (compared.setdefault(f, len(compared)) for f in forms), dtype=np.int64, count=len(unique)
+    )
+    return values[codes], is_number[codes], text_ids[codes]
 
 
 @paused_gc()
@@ -198,18 +201,14 @@ def compute_relaxed_accuracy(
     preds, refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
     flat, counts = gold_column(refs, _METRIC)
-    n_pairs = len(flat)
     rows = np.arange(len(preds)) if counts is None else np.repeat(np.arange(len(preds)), counts)
 
-    # the prediction is stripped (option); golds are read as given
-    p_val, p_num, p_text, seen = _strings(preds, strip, lowercase, number_commas)
-    g_val, g_num, g_text_local, gold_seen = _strings(flat, False, lowercase, number_commas)
-    # one id space for the compared text of both sides
-    remap = np.fromiter(
-        (seen.setdefault(t, len(seen)) for t in gold_seen), dtype=np.int64, count=len(gold_seen)
-    )
-    g_text = remap[g_text_local] if n_pairs else g_text_local
-    p_val, p_num, p_text = p_val[rows], p_num[rows], p_text[rows]
+    # one pass over both sides (the prediction stripped first when asked; golds as given)
+    shown = [p.strip() for p in preds] if strip else preds
+    values, is_number, text_ids = _read(shown + flat, lowercase, number_commas)
+    n = len(preds)
+    p_val, p_num, p_text = values[:n][rows], is_number[:n][rows], text_ids[:n][rows]
+    g_val, g_num, g_text = values[n:], is_number[n:], text_ids[n:]
 
     # relaxed_correctness(target, prediction): `target` gives the denominator and must be a
     # non-zero number (its float is truthy: NaN is, 0.0 and -0.0 are not)

@@ -260,7 +260,7 @@ def _all_or_none(found: list[str | None], key: str) -> list[str] | None:
         given = next(i for i, t in enumerate(found) if t is not None)
         raise ValueError(
             f"{_METRIC}: `references[{missing[0]}]` has no {key} but `references[{given}]` has one; "
-            f"give a {key} for every question or for none"
+            f"give every question a {key}, or none"
         )
     return found  # type: ignore[return-value]
 

@@ -66,7 +66,9 @@ from tests.oracles import mmf_textvqa_ref, pix2struct_ref, vqa_eval_ref  # noqa:
 _TYPES = ("yes/no", "number", "other")
 
 
-def open_vocabulary(n: int, seed: int = DEFAULT_SEED) -> tuple[list[str], list[list[str]], list[str], list[str]]:
+def open_vocabulary(
+    n: int, seed: int = DEFAULT_SEED
+) -> tuple[list[str], list[list[str]], list[str], list[str]]:
     """``n`` questions whose answers are phrases of English text (most strings distinct)."""
     sentences = [s for s in source_text().sentences if len(s) >= 3]
     rng = random.Random(seed)
@@ -107,14 +109,18 @@ def _diff(a: list[float], b: list[float]) -> float:
     return max(abs(float(x) - float(y)) for x, y in zip(a, b))
 
 
-def _vqa_rows(corpus: str, preds: list[str], refs: list[list[str]], a: list[str], q: list[str]) -> list[dict[str, Any]]:
+def _vqa_rows(
+    corpus: str, preds: list[str], refs: list[list[str]], a: list[str], q: list[str]
+) -> list[dict[str, Any]]:
     n = len(preds)
     questions = vqa_eval_ref.questions_from_lists(refs, a, q)
     distinct = len(set(preds).union(*map(set, refs)))
     rows = []
     for variant, release in (("vqav2", "master"), ("vqav2_2017", "v2.0")):
         metric = f"vqa_accuracy {variant} [{corpus}]"
-        official, t_ref = _best(lambda release=release: vqa_eval_ref.evaluate(questions, preds, release=release), 1)
+        official, t_ref = _best(
+            lambda release=release: vqa_eval_ref.evaluate(questions, preds, release=release), 1
+        )
         rows.append(
             bench_row(
                 metric,
@@ -149,7 +155,9 @@ def _vqa_rows(corpus: str, preds: list[str], refs: list[list[str]], a: list[str]
     metric = f"vqa_accuracy textvqa [{corpus}]"
     entries = [{"pred_answer": p, "gt_answers": r} for p, r in zip(preds, refs)]
     (mmf_scores, _), t_ref = _best(lambda: mmf_textvqa_ref.evaluate(entries), 1)
-    rows.append(bench_row(metric, "mmf TextVQAAccuracyEvaluator (oracle)", n, t_ref, t_ref, None, 0.0, "one run"))
+    rows.append(
+        bench_row(metric, "mmf TextVQAAccuracyEvaluator (oracle)", n, t_ref, t_ref, None, 0.0, "one run")
+    )
     core, t_core = _best(lambda: compute_vqa_accuracy(preds, refs, variant="textvqa"), 3)
     rows.append(
         bench_row(
@@ -173,7 +181,9 @@ def _relaxed_rows(n: int) -> list[dict[str, Any]]:
 
     def official() -> float:
         per.clear()
-        return pix2struct_ref.aggregate_metrics(refs, preds, pix2struct_ref.relaxed_correctness, per_question=per)
+        return pix2struct_ref.aggregate_metrics(
+            refs, preds, pix2struct_ref.relaxed_correctness, per_question=per
+        )
 
     _, t_ref = _best(official, 2)
     core, t_core = _best(lambda: compute_relaxed_accuracy(preds, refs), 3)

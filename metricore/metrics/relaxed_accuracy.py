@@ -148,7 +148,9 @@ def relaxed_number(text: str, number_commas: bool = False) -> float | None:
         return None
 
 
-def _read(texts: list[str], lowercase: bool, number_commas: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _read(
+    texts: list[str], lowercase: bool, number_commas: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per text: its value as a number (NaN when none), whether it is one, and an id of the
     form the text comparison sees (equal ids: equal forms). Each distinct text is read once."""
     unique = list(dict.fromkeys(texts))
@@ -191,12 +193,16 @@ def compute_relaxed_accuracy(
     """
     spec = RELAXED_VARIANTS[check_choice(variant, RELAXED_VARIANTS, _METRIC, "variant")]
     tolerance = check_number(max_relative_change, _METRIC, "max_relative_change", 0.0, math.inf)
-    options = {
+    swapped = check_bool(swapped, _METRIC, "swapped")
+    strip = check_bool(strip, _METRIC, "strip")
+    lowercase = check_bool(lowercase, _METRIC, "lowercase")
+    number_commas = check_bool(number_commas, _METRIC, "number_commas")
+    options: dict[str, Any] = {
         "max_relative_change": tolerance,
-        "swapped": check_bool(swapped, _METRIC, "swapped"),
-        "strip": check_bool(strip, _METRIC, "strip"),
-        "lowercase": check_bool(lowercase, _METRIC, "lowercase"),
-        "number_commas": check_bool(number_commas, _METRIC, "number_commas"),
+        "swapped": swapped,
+        "strip": strip,
+        "lowercase": lowercase,
+        "number_commas": number_commas,
     }
     preds, refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
@@ -231,7 +237,11 @@ def compute_relaxed_accuracy(
         relaxed_accuracy=float(sum(scores)) / len(scores),
         scores=scores,
         variant=spec.name,
-        **options,
+        max_relative_change=tolerance,
+        swapped=swapped,
+        strip=strip,
+        lowercase=lowercase,
+        number_commas=number_commas,
         signature=build_signature(_METRIC, spec.name, options, DEFAULTS),
         picks=picks,
         predictions=preds,
@@ -255,10 +265,12 @@ def explain_relaxed_accuracy(predictions: Sequence[Any], result: RelaxedAccuracy
                 f"(tolerance {result.max_relative_change:g}), gold {gold!r}"
             )
             continue
-        if t_num is not None and not t_num:
-            why = f"{'the prediction' if result.swapped else 'the gold'} is 0, so compared as text"
-        else:
+        if t_num is None and o_num is None:
+            why = "neither is a number, so compared as text"
+        elif t_num is None or o_num is None:
             why = f"{target if t_num is None else other!r} is not a number, so compared as text"
+        else:
+            why = f"{'the prediction' if result.swapped else 'the gold'} is 0, so compared as text"
         case = "ignoring case" if result.lowercase else "case counts"
         out.append(f"{verdict}: {why} ({case}), gold {gold!r}")
     return out

@@ -88,11 +88,15 @@ class VqaAccuracy(hf.CoreMetric):
         records = []
         for i, ref in enumerate(refs):
             answers, *types = vqa_reference(ref, start + i)
-            records.append({"answers": answers, **{k: [] if t is None else [t] for k, t in zip(_TYPES, types)}})
+            records.append(
+                {"answers": answers, **{k: [] if t is None else [t] for k, t in zip(_TYPES, types)}}
+            )
         return check_strings(preds, self.METRIC, "predictions", start), records
 
     def _decode(self, predictions, references):
         if not any(r[k] for r in references for k in _TYPES):
             return predictions, [r["answers"] for r in references]
-        records = [{"answers": r["answers"], **{k: r[k][0] if r[k] else None for k in _TYPES}} for r in references]
+        records = [
+            {"answers": r["answers"], **{k: r[k][0] if r[k] else None for k in _TYPES}} for r in references
+        ]
         return predictions, records

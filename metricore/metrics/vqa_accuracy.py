@@ -53,6 +53,7 @@ scores 0, as the formula has no other subset to count in); such questions are sc
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -305,29 +306,46 @@ _FORMS: dict[str, tuple[Callable[[str], str], ...]] = {
 }
 
 
-class _Interner:
-    """Integer ids of strings: equal ids <=> equal strings."""
-
-    def __init__(self) -> None:
-        self.ids: dict[str, int] = {}
-
-    def __call__(self, texts: list[str]) -> np.ndarray:
-        ids = self.ids
-        return np.fromiter((ids.setdefault(t, len(ids)) for t in texts), dtype=np.int64, count=len(texts))
+def _intern(forms: list[str], ids: dict[str, int]) -> np.ndarray:
+    """The id of each form in ``ids`` (equal ids <=> equal strings; new forms get new ids), in
+    C-level passes: the ids' order does not matter, only their equality."""
+    new = dict.fromkeys(forms).keys() - ids.keys()
+    ids.update(zip(new, range(len(ids), len(ids) + len(new))))
+    return np.fromiter(map(ids.__getitem__, forms), dtype=np.int64, count=len(forms))
 
 
-def _form_ids(texts: list[str], forms: Sequence[Callable[[str], str]], intern: _Interner) -> list[np.ndarray]:
-    """For each form, the id of every text's form; each distinct text is processed once."""
-    unique = list(dict.fromkeys(texts))
-    position = {t: i for i, t in enumerate(unique)}
-    codes = np.fromiter(map(position.__getitem__, texts), dtype=np.intp, count=len(texts))
-    out = []
-    done: dict[Callable[[str], str], np.ndarray] = {}
-    for form in forms:
-        if form not in done:
-            done[form] = intern([form(t) for t in unique])[codes]
-        out.append(done[form])
-    return out
+def _distinct(texts: list[str]) -> tuple[np.ndarray, list[str]]:
+    """``(codes, distinct)``: the distinct texts in order of first occurrence, and each text's
+    index among them, in one C-level pass (``setdefault`` keeps each text's first position)."""
+    first: dict[str, int] = {}
+    at = np.fromiter(map(first.setdefault, texts, itertools.count()), dtype=np.intp, count=len(texts))
+    starts = np.flatnonzero(at == np.arange(len(texts)))
+    dense = np.empty(len(texts), dtype=np.intp)
+    dense[starts] = np.arange(len(starts))
+    return dense[at], list(first)
+
+
+def _form_ids(
+    texts: list[str], sides: Sequence[tuple[slice, Sequence[Callable[[str], str]]]]
+) -> list[np.ndarray]:
+    """For each side (a slice of ``texts``) and each of its forms, the id of every text's form.
+
+    Each distinct text is processed once per form, and only by the forms its side needs (the
+    prediction's processing is not run on strings that only occur as human answers)."""
+    codes, unique = _distinct(texts)
+    needed: dict[Callable[[str], str], np.ndarray] = {}
+    for where, forms in sides:
+        for form in forms:
+            mask = needed.setdefault(form, np.zeros(len(unique), dtype=bool))
+            mask[codes[where]] = True
+    ids: dict[str, int] = {}
+    table: dict[Callable[[str], str], np.ndarray] = {}
+    for form, mask in needed.items():
+        chosen = np.flatnonzero(mask)
+        column = np.full(len(unique), -1, dtype=np.int64)
+        column[chosen] = _intern([form(unique[i]) for i in chosen.tolist()], ids)
+        table[form] = column
+    return [table[form][codes[where]] for where, forms in sides for form in forms]
 
 
 def _matches(
@@ -336,9 +354,10 @@ def _matches(
     """``(hit, unanimous)``: per flat answer, whether it equals its question's prediction as
     compared; per question, whether its answers were unanimous (as the rule tests it)."""
     answer_u, answer_p, pred_u, pred_p = _FORMS[rule]
-    intern = _Interner()
-    a_u, a_p = _form_ids(flat, (answer_u, answer_p), intern)
-    p_u, p_p = _form_ids(preds, (pred_u, pred_p), intern)
+    n = len(flat)
+    a_u, a_p, p_u, p_p = _form_ids(
+        flat + preds, ((slice(0, n), (answer_u, answer_p)), (slice(n, None), (pred_u, pred_p)))
+    )
     question = np.repeat(np.arange(len(counts)), counts)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     if rule == "evalai":

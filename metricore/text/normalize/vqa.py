@@ -231,14 +231,19 @@ def vqa_punctuation(text: str, digit_comma: re.Pattern[str] = _VQA_DIGIT_COMMA) 
     return out
 
 
+#: each word's replacement in ``processDigitArticle`` ("" = dropped): the number words, the
+#: articles and the contractions in one table. The script maps number words, then drops
+#: articles, then maps contractions; one lookup does the same because no number word maps to
+#: an article or a contraction key, and the three key sets are disjoint.
+_WORDS: dict[str, str] = {**CONTRACTIONS, **NUMBER_WORDS, **dict.fromkeys(ARTICLES, "")}
+
+
 def vqa_digit_article(text: str) -> str:
     """``processDigitArticle`` (module docstring)."""
-    words = []
-    for word in text.lower().split():
-        word = NUMBER_WORDS.get(word, word)
-        if word not in ARTICLES:
-            words.append(CONTRACTIONS.get(word, word))
-    return " ".join(words)
+    words = text.lower().split()
+    if _WORDS.keys().isdisjoint(words):
+        return " ".join(words)
+    return " ".join(w for w in (_WORDS.get(w, w) for w in words) if w)
 
 
 def vqa_process(text: str) -> str:

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from metricore.core._gc import paused_gc
+from metricore.core.distinct import distinct
 from metricore.core.grouping import BestPick, group_argmax, group_max
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
@@ -153,9 +154,7 @@ def _read(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per text: its value as a number (NaN when none), whether it is one, and an id of the
     form the text comparison sees (equal ids: equal forms). Each distinct text is read once."""
-    unique = list(dict.fromkeys(texts))
-    position = {t: i for i, t in enumerate(unique)}
-    codes = np.fromiter(map(position.__getitem__, texts), dtype=np.intp, count=len(texts))
+    codes, unique = distinct(texts)
     numbers = [relaxed_number(t, number_commas) for t in unique]
     values = np.array([math.nan if x is None else x for x in numbers], dtype=np.float64)
     is_number = np.array([x is not None for x in numbers], dtype=bool)

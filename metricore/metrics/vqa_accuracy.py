@@ -53,7 +53,6 @@ scores 0, as the formula has no other subset to count in); such questions are sc
 
 from __future__ import annotations
 
-import itertools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +62,7 @@ from typing import Any, Literal
 import numpy as np
 
 from metricore.core._gc import paused_gc
+from metricore.core.distinct import distinct
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import as_list, check_choice, check_pairs, check_strings
@@ -314,17 +314,6 @@ def _intern(forms: list[str], ids: dict[str, int]) -> np.ndarray:
     return np.fromiter(map(ids.__getitem__, forms), dtype=np.int64, count=len(forms))
 
 
-def _distinct(texts: list[str]) -> tuple[np.ndarray, list[str]]:
-    """``(codes, distinct)``: the distinct texts in order of first occurrence, and each text's
-    index among them, in one C-level pass (``setdefault`` keeps each text's first position)."""
-    first: dict[str, int] = {}
-    at = np.fromiter(map(first.setdefault, texts, itertools.count()), dtype=np.intp, count=len(texts))
-    starts = np.flatnonzero(at == np.arange(len(texts)))
-    dense = np.empty(len(texts), dtype=np.intp)
-    dense[starts] = np.arange(len(starts))
-    return dense[at], list(first)
-
-
 def _form_ids(
     texts: list[str], sides: Sequence[tuple[slice, Sequence[Callable[[str], str]]]]
 ) -> list[np.ndarray]:
@@ -332,7 +321,7 @@ def _form_ids(
 
     Each distinct text is processed once per form, and only by the forms its side needs (the
     prediction's processing is not run on strings that only occur as human answers)."""
-    codes, unique = _distinct(texts)
+    codes, unique = distinct(texts)
     needed: dict[Callable[[str], str], np.ndarray] = {}
     for where, forms in sides:
         for form in forms:

@@ -40,7 +40,9 @@ a negative or NaN tolerance raise ``ValueError``/``TypeError`` naming the argume
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -156,13 +158,11 @@ def _read(
     form the text comparison sees (equal ids: equal forms). Each distinct text is read once."""
     codes, unique = distinct(texts)
     numbers = [relaxed_number(t, number_commas) for t in unique]
-    values = np.array([math.nan if x is None else x for x in numbers], dtype=np.float64)
-    is_number = np.array([x is not None for x in numbers], dtype=bool)
-    compared: dict[str, int] = {}
-    forms = map(str.lower, unique) if lowercase else unique
-    text_ids = np.fromiter(
-        (compared.setdefault(f, len(compared)) for f in forms), dtype=np.int64, count=len(unique)
+    values = np.array(numbers, dtype=np.float64)  # None becomes NaN
+    is_number = np.fromiter(
+        map(operator.is_not, numbers, itertools.repeat(None)), dtype=bool, count=len(numbers)
     )
+    text_ids, _ = distinct(list(map(str.lower, unique)) if lowercase else unique)
     return values[codes], is_number[codes], text_ids[codes]
 
 

@@ -297,8 +297,8 @@ def _stripped_processed(text: str) -> str:
 
 
 #: per rule: (answer form when the answers are unanimous, answer form otherwise,
-#: prediction form when unanimous, prediction form otherwise); ``None``: unanimity does
-#: not matter (the EvalAI rule processes every answer alike)
+#: prediction form when unanimous, prediction form otherwise); the answers' unanimous form is
+#: also what the unanimity test compares (the EvalAI rule has one form for everything)
 _FORMS: dict[str, tuple[Callable[[str], str], ...]] = {
     "master": (vqa_strip, _stripped_processed, vqa_strip, _stripped_processed),
     "release_2017": (_identity, vqa_punctuation, _stripped_processed, _stripped_processed),
@@ -337,27 +337,20 @@ def _form_ids(
     return [table[form][codes[where]] for where, forms in sides for form in forms]
 
 
-def _matches(
-    rule: str, preds: list[str], flat: list[str], counts: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """``(hit, unanimous)``: per flat answer, whether it equals its question's prediction as
-    compared; per question, whether its answers were unanimous (as the rule tests it)."""
+def _matches(rule: str, preds: list[str], flat: list[str], counts: np.ndarray) -> np.ndarray:
+    """Per flat answer, whether it equals its question's prediction as the rule compares them."""
     answer_u, answer_p, pred_u, pred_p = _FORMS[rule]
     n = len(flat)
     a_u, a_p, p_u, p_p = _form_ids(
         flat + preds, ((slice(0, n), (answer_u, answer_p)), (slice(n, None), (pred_u, pred_p)))
     )
     question = np.repeat(np.arange(len(counts)), counts)
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     if rule == "evalai":
-        unanimous = np.zeros(len(counts), dtype=bool)
-    else:
-        # all answers equal to the question's first one (as the rule's test form reads them)
-        differs = a_u != a_u[starts][question]
-        unanimous = ~np.logical_or.reduceat(differs, starts) if len(differs) else np.ones(0, bool)
-    use_u = unanimous[question]
-    hit = np.where(use_u, a_u == p_u[question], a_p == p_p[question])
-    return hit, unanimous
+        return a_p == p_p[question]
+    # unanimous: every answer equal to its question's first one (in the unanimous form)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    unanimous = ~np.logical_or.reduceat(a_u != a_u[starts][question], starts)
+    return np.where(unanimous[question], a_u == p_u[question], a_p == p_p[question])
 
 
 def leave_one_out_score(hits: Sequence[bool]) -> float:
@@ -409,13 +402,12 @@ def _percent(values: list[float]) -> float:
 
 def _groups(types: list[str], scores: np.ndarray) -> dict[str, list[float]]:
     """Each type's scores in question order, types in order of first appearance."""
-    order_of = {t: i for i, t in enumerate(dict.fromkeys(types))}
-    codes = np.fromiter(map(order_of.__getitem__, types), dtype=np.intp, count=len(types))
+    codes, uniques = distinct(types)
     order = np.argsort(codes, kind="stable")
-    ends = np.cumsum(np.bincount(codes, minlength=len(order_of))).tolist()
+    ends = np.cumsum(np.bincount(codes, minlength=len(uniques))).tolist()
     ordered = scores[order].tolist()
     out, start = {}, 0
-    for t, end in zip(order_of, ends):
+    for t, end in zip(uniques, ends):
         out[t] = ordered[start:end]
         start = end
     return out
@@ -462,7 +454,7 @@ def compute_vqa_accuracy(
         else record_question_types
     )
 
-    hit, _ = _matches(spec.rule, preds, flat, counts)
+    hit = _matches(spec.rule, preds, flat, counts)
     scores_arr = _question_scores(hit, counts)
     matches = np.add.reduceat(hit.astype(np.int64), np.concatenate(([0], np.cumsum(counts)[:-1])))
     few = int(np.count_nonzero(counts < _FULL_CREDIT_ANSWERS))

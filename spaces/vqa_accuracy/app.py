@@ -1,0 +1,8 @@
+"""Hugging Face Space for vqa_accuracy; built from its spec by metricore_hf.space."""
+
+from metricore_hf.space import launch, metric_app
+
+demo = metric_app("vqa_accuracy", __file__)
+
+if __name__ == "__main__":
+    launch(demo)

@@ -14,7 +14,7 @@ from metricore.challenge.layout import fail
 from metricore.challenge.spec import ChallengeSpec, TaskSpec, load_challenge
 from metricore.challenge.tasks import TASK_METRICS, TaskOutcome, given_number
 from metricore.core.pairing import IdMismatch, pair_ids
-from metricore.core.result import MetricResult
+from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_choice
 
@@ -99,6 +99,13 @@ class ChallengeResult(MetricResult):
 
     # the items of this result are the challenge's tasks (in its task order)
     METRIC = "challenge_score"
+    HEADLINE = (Headline("integral", higher_is_better=True),)
+
+    @classmethod
+    def headline_info(cls, key: str) -> Headline:
+        if key.endswith("_sum"):  # one per group of the challenge: a sum of its task scores
+            return Headline(key, higher_is_better=True)
+        return super().headline_info(key)
 
     @property
     def scores(self) -> list[float]:  # type: ignore[override]

@@ -121,7 +121,7 @@ class RelaxedAccuracyResult(MetricResult):
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
     METRIC = "relaxed_accuracy"
-    HEADLINE = (Headline("relaxed_accuracy", higher_is_better=True, items="score"),)
+    HEADLINE = (Headline("relaxed_accuracy", higher_is_better=True, items="score", mean=True),)
 
     @cached_property
     def closest(self) -> list[str]:

@@ -160,7 +160,7 @@ class VQAAccuracyResult(MetricResult):
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
 
     METRIC = "vqa_accuracy"
-    HEADLINE = (Headline("accuracy", higher_is_better=True, items="score"),)
+    HEADLINE = (Headline("accuracy", higher_is_better=True, items="score", mean=True),)
     COLUMNS = (("matches", "matches"),)
 
     def headline_values(self) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.core.spec import Config, Example, MetricSpec, Option, TaskUse
 from metricore.metrics.relaxed_accuracy import (
     DEFAULT_MAX_RELATIVE_CHANGE,
     RELAXED_VARIANTS,
@@ -93,6 +93,7 @@ SPEC = MetricSpec(
     "(5%) of the gold counts (a trailing % reads as a fraction, a gold of 0 is compared as text), anything "
     "else must match the gold case-insensitively; the best of several golds counts; the mean over questions.",
     configs=tuple(Config(name, v.reference, _OPTIONS) for name, v in RELAXED_VARIANTS.items()),
+    task=TaskUse(tuple(RELAXED_VARIANTS), ("relaxed_accuracy",)),
     compute=_compute,
     result_types=(RelaxedAccuracyResult,),
     closest_label="best gold",

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from metricore.core.spec import Config, Example, MetricSpec
+from metricore.core.spec import Config, Example, MetricSpec, TaskUse
 from metricore.metrics.vqa_accuracy import (
     VQA_VARIANTS,
     VQAAccuracyResult,
@@ -91,6 +91,7 @@ SPEC = MetricSpec(
     configs=tuple(Config(name, v.reference) for name, v in VQA_VARIANTS.items()),
     compute=_compute,
     result_types=(VQAAccuracyResult,),
+    task=TaskUse(tuple(VQA_VARIANTS), ("accuracy",)),
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

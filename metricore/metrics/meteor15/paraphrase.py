@@ -288,11 +288,11 @@ def _keys(grams: Iterable[bytes]) -> np.ndarray:
 
 
 def _parse_python(source: str) -> _Parsed:
-    """The parse in Python: set and dict operations over the table's lines, with a Python
-    object per distinct phrase but no Python code per record (about 8 s and 0.6 GB for the
-    whole table on a 2-core machine, against 3 s for the compiled parse)."""
-    pid_of: dict[bytes, int] = {}  # paraphrase -> id, in order of first appearance
-    rec_pid: list[np.ndarray] = []
+    """The parse in Python: C-level set, dict and numpy operations over the table's lines,
+    with a Python object per distinct phrase but no Python code per record (see the module
+    docstring for its time)."""
+    first_of: dict[bytes, int] = {}  # paraphrase -> its first record, in order of appearance
+    firsts: list[np.ndarray] = []  # per record: its paraphrase's first record
     refs: list[bytes] = []  # the reference phrase of each run of records
     run_len = array("q")
     pending: list[bytes] = []
@@ -308,12 +308,8 @@ def _parse_python(source: str) -> _Parsed:
             refs.append(ref)
             run_len.append(count)
         pars = lines[2::3]
-        local = dict.fromkeys(pars)  # the chunk's paraphrases in order of first appearance
-        fresh = local.keys() - pid_of.keys()
-        if fresh:
-            pid_of.update(zip([p for p in local if p in fresh], itertools.count(len(pid_of))))
-        local.update(zip(local, map(pid_of.__getitem__, local)))
-        rec_pid.append(np.fromiter(map(local.__getitem__, pars), dtype=np.int32, count=len(pars)))
+        at = itertools.count(sum(map(len, firsts)))
+        firsts.append(np.fromiter(map(first_of.setdefault, pars, at), dtype=np.int64, count=len(pars)))
 
     for chunk in _line_chunks(source):
         chunk = _utf8(chunk)
@@ -329,18 +325,24 @@ def _parse_python(source: str) -> _Parsed:
         records(lines)
     if pending:  # a last record cut short: its missing lines read as empty
         records(pending + [b""] * (3 - len(pending)))
-    pars = list(pid_of)
+    # paraphrase ids: the distinct paraphrases numbered in order of first appearance
+    first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
+    firsts.clear()
+    is_first = first == np.arange(len(first))
+    pid_at = np.cumsum(is_first, dtype=np.int32)
+    pid_at -= 1
+    rec_pid = pid_at[first]
+    del first, is_first, pid_at
+    pars = list(first_of)  # in id order
     words = np.fromiter(map(bytes.count, pars, itertools.repeat(b" ")), dtype=np.int64, count=len(pars))
     if len(words) and words.max() >= MAX_PHRASE:
         raise ValueError(f"{source}: paraphrase longer than {MAX_PHRASE} words")
     # entries: the paraphrases in id order, then the other grams
     nodes = _with_prefixes(refs)
-    others = list(_with_prefixes(itertools.chain(pars, refs)).difference(pid_of))
-    ref_set = set(refs)
-    entry = {g: i for i, g in enumerate(others, len(pars)) if g in ref_set}
-    entry.update((r, pid_of[r]) for r in ref_set if r in pid_of)
-    pid_of.clear()  # (its phrases live on in `pars`)
-    del ref_set
+    others = list(_with_prefixes(itertools.chain(pars, refs)).difference(first_of))
+    entry = {g: i for i, g in enumerate(others, len(pars)) if g in nodes}
+    entry.update((r, int(rec_pid[first_of[r]])) for r in nodes if r in first_of)
+    first_of.clear()
     grams = pars + others
     del pars, others
     starts = np.zeros(len(run_len), dtype=np.int64)
@@ -350,7 +352,7 @@ def _parse_python(source: str) -> _Parsed:
         node=np.fromiter(map(nodes.__contains__, grams), dtype=np.bool_, count=len(grams)),
         pid_entry=np.arange(len(words), dtype=np.int32),
         words=(words + 1).astype(np.uint8),
-        rec_pid=np.concatenate(rec_pid) if rec_pid else np.zeros(0, dtype=np.int32),
+        rec_pid=rec_pid,
         run_entry=np.fromiter(map(entry.__getitem__, refs), dtype=np.int32, count=len(refs)),
         run_start=starts,
     )

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import types
 import zlib
@@ -69,6 +70,7 @@ WORDS = ["a", "b", "ab", "man", "the", "é", "日本", "x\x0by", "\ufffd", "q\x8
 SEPARATORS = [" ", " ", " ", "  ", "\t", "\f", " \t ", "\x0c\x0c"]
 BAD = [b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80", b"\xe2\x82"]
 BREAKS = [b"\n", b"\n", b"\n", b"\r\n", b"\r"]
+TABLE = b"0.1\na b\nc d\n0.2\na b\ne\n0.3\nf\na\n"
 
 
 @st.composite
@@ -201,6 +203,35 @@ def test_line_chunks_split_as_universal_newlines(parts: list[bytes], chunk: int)
     assert b"".join(chunks).decode("latin-1").splitlines(keepends=True) == want
 
 
+def test_read_ahead_hands_over_chunks_errors_and_stops() -> None:
+    def chunks(n: int, fail: bool = False) -> Iterator[bytes]:
+        yield from (str(k).encode() for k in range(n))
+        if fail:
+            raise OSError("disk gone")
+
+    assert list(paraphrase._read_ahead(chunks(5))) == [b"0", b"1", b"2", b"3", b"4"]
+    with pytest.raises(OSError, match="disk gone"):
+        list(paraphrase._read_ahead(chunks(3, fail=True)))
+    before = threading.active_count()
+    early = paraphrase._read_ahead(chunks(10**9))
+    assert next(early) == b"0"
+    early.close()  # the consumer stops: the reader thread ends
+    assert threading.active_count() == before
+
+
+@pytest.mark.parametrize("compiled", PARSERS)
+def test_a_damaged_file_fails_as_before(tmp_path: Path, compiled: bool) -> None:
+    good = Path(_gz(str(tmp_path), TABLE * 100)).read_bytes()
+    cases = {"truncated.gz": good[: len(good) // 2], "crc.gz": good[:-8] + bytes(8), "not-gzip.gz": b"text"}
+    for name, raw in cases.items():
+        (tmp_path / name).write_bytes(raw)
+        source = str(tmp_path / name)
+        with pytest.raises(Exception) as want:
+            oracle.build_index(source)
+        with pytest.raises(type(want.value)):
+            paraphrase.build_index(source, compiled=compiled)
+
+
 # --------------------------------------------------------------------------- the shipped table
 
 
@@ -224,8 +255,6 @@ def test_the_shipped_table_gives_the_original_index(
 
 
 # --------------------------------------------------------------------------- the cache
-
-TABLE = b"0.1\na b\nc d\n0.2\na b\ne\n0.3\nf\na\n"
 
 
 def test_the_folder_is_named_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

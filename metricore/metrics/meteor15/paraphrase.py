@@ -51,7 +51,7 @@ import threading
 import time
 import warnings
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -138,7 +138,7 @@ def compiled_builder() -> ModuleType | None:
 _CHUNK = 1 << 22
 
 
-def _line_chunks(source: str) -> Iterator[bytes]:
+def _line_chunks(source: str) -> Generator[bytes, None, None]:
     """The table's decompressed bytes in chunks of whole lines, each ending in ``\\n``: line
     breaks as Java's ``readLine`` and Python's universal newlines read them (``\\r\\n``,
     ``\\r`` and ``\\n`` end a line; a last line without one still counts)."""
@@ -207,24 +207,29 @@ class _Parsed:
     run_start: np.ndarray  # int64 per run: its first record
 
 
-def _read_ahead(chunks: Iterator[bytes], depth: int = 2) -> Iterator[bytes]:
+def _read_ahead(chunks: Generator[bytes, None, None], depth: int = 2) -> Iterator[bytes]:
     """``chunks``, produced by a thread up to ``depth`` chunks ahead: decompression (zlib
     releases the GIL) then runs while the compiled parser (which releases it too) works."""
     ready: queue.Queue[tuple[bytes | None, BaseException | None]] = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
+    def offer(item: tuple[bytes | None, BaseException | None]) -> bool:
+        while not stop.is_set():  # the consumer may be gone: never block for good
+            with contextlib.suppress(queue.Full):
+                ready.put(item, timeout=0.1)
+                return True
+        return False
+
     def produce() -> None:
         try:
             for chunk in chunks:
-                while not stop.is_set():
-                    with contextlib.suppress(queue.Full):
-                        ready.put((chunk, None), timeout=0.1)
-                        break
-                if stop.is_set():
+                if not offer((chunk, None)):
                     return
-            ready.put((None, None))
+            offer((None, None))
         except BaseException as exc:  # handed to the consumer, which raises it
-            ready.put((None, exc))
+            offer((None, exc))
+        finally:
+            chunks.close()  # the file, when the consumer stopped early
 
     thread = threading.Thread(target=produce, name="meteor15-paraphrase-reader", daemon=True)
     thread.start()

@@ -1,4 +1,5 @@
-"""METEOR 1.5's paraphrase index (:mod:`metricore.metrics.meteor15.paraphrase`): both parsers
+"""METEOR 1.5's paraphrase index (:mod:`metricore.metrics.meteor15.paraphrase`,
+:mod:`~metricore.metrics.meteor15.paraphrase_build`): both parsers
 (compiled and Python) give, array for array, what the original builder gives
 (``tests/oracles/meteor15_paraphrase_index.py``), on the shipped table and on generated
 tables full of what the reader must handle (line breaks of three kinds, tabs, form feeds and
@@ -29,12 +30,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metricore.metrics.meteor15 import paraphrase, status
+from metricore.metrics.meteor15 import paraphrase, paraphrase_build, status
 from tests.oracles import meteor15_paraphrase_index as oracle
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("gram_keys", "gram_node", "gram_pid", "node_emits", "emits", "phrase_words")
-needs_build = pytest.mark.skipif(paraphrase._built is None, reason="the compiled parser is not built here")
+needs_build = pytest.mark.skipif(
+    paraphrase_build._built is None, reason="the compiled parser is not built here"
+)
 PARSERS = [False, pytest.param(True, marks=needs_build)]
 
 
@@ -60,7 +63,7 @@ def _gz(folder: str, raw: bytes, name: str = "table.gz", members: int = 1) -> st
 @contextlib.contextmanager
 def _chunk(size: int) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(paraphrase, "_CHUNK", size)
+        mp.setattr(paraphrase_build, "_CHUNK", size)
         yield
 
 
@@ -113,9 +116,9 @@ def test_both_parsers_build_the_original_index(raw: bytes, chunk: int, members: 
     with tempfile.TemporaryDirectory() as tmp, _chunk(chunk):
         source = _gz(tmp, raw, members=members)
         want = oracle.build_index(source)
-        _same(paraphrase.build_index(source, compiled=False), want)
-        if paraphrase._built is not None:
-            _same(paraphrase.build_index(source, compiled=True), want)
+        _same(paraphrase_build.build_index(source, compiled=False), want)
+        if paraphrase_build._built is not None:
+            _same(paraphrase_build.build_index(source, compiled=True), want)
 
 
 @settings(max_examples=60, deadline=None)
@@ -131,9 +134,9 @@ def test_colliding_keys_merge_as_in_the_original(raw: bytes, modulus: int) -> No
         return np.array([zlib.crc32(g) % modulus for g in grams], dtype=np.uint64)
 
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
-        mp.setattr(paraphrase, "_keys", weak_keys)
+        mp.setattr(paraphrase_build, "_keys", weak_keys)
         source = _gz(tmp, raw)
-        _same(paraphrase.build_index(source, compiled=False), oracle.build_index(source, key=weak))
+        _same(paraphrase_build.build_index(source, compiled=False), oracle.build_index(source, key=weak))
 
 
 @pytest.mark.parametrize("compiled", PARSERS)
@@ -153,7 +156,7 @@ def test_edge_tables(tmp_path: Path, compiled: bool) -> None:
     ]
     for k, raw in enumerate(cases):
         source = _gz(str(tmp_path), raw, f"t{k}.gz")
-        _same(paraphrase.build_index(source, compiled=compiled), oracle.build_index(source))
+        _same(paraphrase_build.build_index(source, compiled=compiled), oracle.build_index(source))
 
 
 @pytest.mark.parametrize("compiled", PARSERS)
@@ -164,13 +167,13 @@ def test_phrases_longer_than_seven_words_are_refused_as_before(tmp_path: Path, c
         with pytest.raises(ValueError) as want:
             oracle.build_index(source)
         with pytest.raises(ValueError) as got:
-            paraphrase.build_index(source, compiled=compiled)
+            paraphrase_build.build_index(source, compiled=compiled)
         assert str(got.value) == str(want.value)
 
 
 @needs_build
 def test_compiled_builder_refuses_misuse() -> None:
-    b = paraphrase._built.Builder(paraphrase.MAX_PHRASE)
+    b = paraphrase_build._built.Builder(paraphrase.MAX_PHRASE)
     with pytest.raises(ValueError, match="line break"):
         b.feed(b"0.1\na")
     assert b.feed(b"0.1\na\xff\n") is False  # left for the caller to decode with replacement
@@ -179,7 +182,7 @@ def test_compiled_builder_refuses_misuse() -> None:
     with pytest.raises(RuntimeError, match="finish"):
         b.feed(b"0.1\n")
     with pytest.raises(ValueError, match="max_phrase"):
-        paraphrase._built.Builder(0)
+        paraphrase_build._built.Builder(0)
 
 
 @needs_build
@@ -187,7 +190,7 @@ def test_compiled_builder_refuses_misuse() -> None:
 @given(st.binary(max_size=300))
 def test_compiled_blake2b_is_hashlibs(data: bytes) -> None:
     want = int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
-    assert paraphrase._built.blake2b_64(data) == want
+    assert paraphrase_build._built.blake2b_64(data) == want
 
 
 @settings(max_examples=200, deadline=None)
@@ -196,7 +199,7 @@ def test_line_chunks_split_as_universal_newlines(parts: list[bytes], chunk: int)
     raw = b"".join(parts)
     with tempfile.TemporaryDirectory() as tmp, _chunk(chunk):
         source = _gz(tmp, raw)
-        chunks = list(paraphrase._line_chunks(source))
+        chunks = list(paraphrase_build._line_chunks(source))
         with gzip.open(source, "rt", encoding="latin-1") as f:  # universal newlines
             want = [line if line.endswith("\n") else line + "\n" for line in f]
     assert all(c.endswith(b"\n") for c in chunks)
@@ -209,11 +212,11 @@ def test_read_ahead_hands_over_chunks_errors_and_stops() -> None:
         if fail:
             raise OSError("disk gone")
 
-    assert list(paraphrase._read_ahead(chunks(5))) == [b"0", b"1", b"2", b"3", b"4"]
+    assert list(paraphrase_build._read_ahead(chunks(5))) == [b"0", b"1", b"2", b"3", b"4"]
     with pytest.raises(OSError, match="disk gone"):
-        list(paraphrase._read_ahead(chunks(3, fail=True)))
+        list(paraphrase_build._read_ahead(chunks(3, fail=True)))
     before = threading.active_count()
-    early = paraphrase._read_ahead(chunks(10**9))
+    early = paraphrase_build._read_ahead(chunks(10**9))
     assert next(early) == b"0"
     early.close()  # the consumer stops: the reader thread ends
     assert threading.active_count() == before
@@ -229,7 +232,7 @@ def test_a_damaged_file_fails_as_before(tmp_path: Path, compiled: bool) -> None:
         with pytest.raises(Exception) as want:
             oracle.build_index(source)
         with pytest.raises(type(want.value)):
-            paraphrase.build_index(source, compiled=compiled)
+            paraphrase_build.build_index(source, compiled=compiled)
 
 
 # --------------------------------------------------------------------------- the shipped table
@@ -251,7 +254,7 @@ def test_the_shipped_table_gives_the_original_index(
 ) -> None:
     source, want = shipped
     assert len(want["gram_keys"]) > 3_000_000 and len(want["emits"]) > 5_000_000
-    _same(paraphrase.build_index(source, compiled=compiled), want)
+    _same(paraphrase_build.build_index(source, compiled=compiled), want)
 
 
 # --------------------------------------------------------------------------- the cache
@@ -358,16 +361,16 @@ def test_stale_indexes_and_abandoned_builds_are_removed(tmp_path: Path) -> None:
 
 CHILD = r"""
 import json, os, sys, time
-from metricore.metrics.meteor15 import paraphrase
+from metricore.metrics.meteor15 import paraphrase, paraphrase_build
 source, go, mode = sys.argv[1:4]
 calls = []
-build = paraphrase._build
-def slow_build(source, compiled):
+build = paraphrase_build.build
+def slow_build(source, compiled=None):
     calls.append(1)
     out = build(source, compiled)
     time.sleep(1.0)  # both processes are past their check for the folder by now
     return out
-paraphrase._build = slow_build
+paraphrase_build.build = slow_build
 if mode == "unlocked":
     import contextlib
     paraphrase._machine_lock = lambda parent: contextlib.nullcontext()
@@ -407,17 +410,17 @@ def test_two_processes_at_once(tmp_path: Path, mode: str) -> None:
 
 
 def test_a_stale_compiled_parser_is_refused() -> None:
-    assert paraphrase._stale(types.SimpleNamespace(SOURCE_HASH="0" * 16))
-    assert not paraphrase._stale(None)
-    if paraphrase._built is not None:
-        assert not paraphrase._stale(paraphrase._built)
+    assert paraphrase_build._stale(types.SimpleNamespace(SOURCE_HASH="0" * 16))
+    assert not paraphrase_build._stale(None)
+    if paraphrase_build._built is not None:
+        assert not paraphrase_build._stale(paraphrase_build._built)
 
 
 def test_the_pure_python_switch_turns_the_compiled_parser_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("METRICORE_METEOR15_PURE_PYTHON", "1")
-    assert paraphrase.compiled_builder() is None
+    assert paraphrase_build.compiled_builder() is None
     monkeypatch.setenv("METRICORE_METEOR15_PURE_PYTHON", "0")
-    assert paraphrase.compiled_builder() is paraphrase._built
+    assert paraphrase_build.compiled_builder() is paraphrase_build._built
 
 
 # --------------------------------------------------------------------------- status
@@ -436,7 +439,7 @@ def test_data_status_before_and_after_prepare(tmp_path: Path, monkeypatch: pytes
     assert not before.index_built and before.index_bytes == 0 and not before.ready and before.problem is None
     assert before.index_path == paraphrase.index_folder(source)
     assert before.format_version == paraphrase.FORMAT
-    assert before.compiled_parser == (paraphrase.compiled_builder() is not None)
+    assert before.compiled_parser == (paraphrase_build.compiled_builder() is not None)
     assert any("not built" in line for line in before.lines())
     info = status.prepare()
     assert info.built and info.path == before.index_path

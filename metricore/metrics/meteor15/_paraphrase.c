@@ -1,12 +1,12 @@
 /*
- * The parsing half of METEOR 1.5's paraphrase index build (paraphrase.py, _CompiledParse):
- * the table's lines in, the distinct phrases and their 64-bit keys out, without a Python
- * object per record. paraphrase._parse_python does the same in Python (the fallback); both
- * hand their result to paraphrase._assemble, and the tests compare the arrays with the
- * original builder's (tests/oracles/meteor15_paraphrase_index.py).
+ * The parsing half of METEOR 1.5's paraphrase index build (paraphrase_build.py,
+ * _parse_compiled): the table's lines in, the distinct phrases and their 64-bit keys out,
+ * without a Python object per record. paraphrase_build._parse_python does the same in Python
+ * (the fallback); both hand their result to paraphrase_build._assemble, and the tests compare
+ * the arrays with the original builder's (tests/oracles/meteor15_paraphrase_index.py).
  *
  * Input: chunks of whole lines, each ending in '\n', newlines already translated as Java's
- * readLine reads them (paraphrase._line_chunks). A chunk that is not valid UTF-8 is refused
+ * readLine reads them (paraphrase_build._line_chunks). A chunk that is not valid UTF-8 is refused
  * untouched (feed returns False) so that the caller can decode it with errors="replace"
  * first, as the Python reader does. Lines come in threes (probability, reference phrase,
  * paraphrase); a phrase is its tokens (split on ' ', '\t', '\f': StringTokenizer's
@@ -14,7 +14,7 @@
  *
  * Output (finish): every distinct *gram* (a phrase or a prefix of one, in words) once, as
  * an entry with its key (BLAKE2b, RFC 7693, 8-byte digest, unkeyed: hashlib.blake2b(phrase,
- * digest_size=8) read as a little-endian integer, paraphrase.phrase_key), a flag for
+ * digest_size=8) read as a little-endian integer, paraphrase_build.phrase_key), a flag for
  * prefixes of reference phrases (trie nodes) and, for paraphrases, ids in order of first
  * appearance; per record its paraphrase id; per run of equal consecutive reference phrases
  * the run's entry and first record. Phrases are told apart by their bytes, as the Python
@@ -663,7 +663,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_paraphrase",
-                                    "METEOR 1.5's paraphrase table parser in C (see paraphrase.py).", -1,
+                                    "METEOR 1.5's paraphrase table parser in C (see paraphrase_build.py).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
 #ifndef METRICORE_SOURCE_HASH

@@ -183,6 +183,9 @@ def test_compiled_builder_refuses_misuse() -> None:
         b.feed(b"0.1\n")
     with pytest.raises(ValueError, match="max_phrase"):
         paraphrase_build._built.Builder(0)
+    bare = paraphrase_build._built.Builder.__new__(paraphrase_build._built.Builder)
+    with pytest.raises(RuntimeError, match="not initialised"):
+        bare.feed(b"0.1\n")
 
 
 @needs_build

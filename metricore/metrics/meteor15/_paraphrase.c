@@ -484,6 +484,10 @@ static int check_usable(Builder *b) {
         PyErr_SetString(PyExc_RuntimeError, "paraphrase builder: finish() was called already");
         return -1;
     }
+    if (!b->slots) {
+        PyErr_SetString(PyExc_RuntimeError, "paraphrase builder: not initialised");
+        return -1;
+    }
     return 0;
 }
 
@@ -600,7 +604,7 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds) {
     }
     /* slots for twice the grams expected: no rehash on the way */
     size_t nslots = 1 << 16;
-    while (expected > 0 && nslots < ((size_t)1 << 34) && nslots < 2 * (size_t)expected) nslots *= 2;
+    while (expected > 0 && nslots < ((size_t)1 << 26) && nslots < 2 * (size_t)expected) nslots *= 2;
     b->max_phrase = max_phrase;
     b->slots = calloc(nslots, sizeof *b->slots);
     if (!b->slots || vec_grow(&b->arena, 1, 1 << 16)) {

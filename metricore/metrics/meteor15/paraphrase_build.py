@@ -324,11 +324,16 @@ def _emits(p: _Parsed, run_node: np.ndarray, n_nodes: int) -> tuple[np.ndarray, 
     """``node_emits`` and ``emits``: a node emits the paraphrases of its records in file
     order, i.e. the runs of records sorted by node (stably), each run's records in order."""
     order = np.argsort(run_node, kind="stable")
-    run_len = np.diff(p.run_start, append=np.int64(len(p.rec_pid)))
-    lengths = run_len[order]
-    moved = p.run_start[order] - (np.cumsum(lengths) - lengths)
-    at = np.repeat(moved, lengths)
-    at += np.arange(len(at))
+    n = len(p.rec_pid)
+    run_len = np.diff(p.run_start, append=np.int64(n))
+    starts, lengths = p.run_start[order], run_len[order]
+    # the records in that order, as the running sum of steps: +1 within a run (every run
+    # has a record), a jump from the end of one run to the start of the next
+    at = np.ones(n, dtype=np.int32 if n < 2**31 else np.int64)
+    if n:
+        at[0] = starts[0]
+        at[(np.cumsum(lengths) - lengths)[1:]] = starts[1:] - (starts[:-1] + lengths[:-1] - 1)
+    np.cumsum(at, out=at)
     counts = np.bincount(run_node, weights=run_len, minlength=n_nodes)
     node_emits = np.zeros(n_nodes + 1, dtype=np.int64)
     np.cumsum(counts.astype(np.int64), out=node_emits[1:])

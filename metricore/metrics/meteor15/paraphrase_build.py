@@ -155,6 +155,7 @@ class _Parsed:
     rec_pid: np.ndarray  # int32 per record: its paraphrase id
     run_entry: np.ndarray  # int32 per run of records with one reference phrase: its entry
     run_start: np.ndarray  # int64 per run: its first record
+    order: np.ndarray | None = None  # the order that sorts `keys`, when the parser has it
 
 
 def _read_ahead(chunks: Generator[bytes, None, None], depth: int = 2) -> Iterator[bytes]:
@@ -207,9 +208,10 @@ def _parse_compiled(source: str, module: ModuleType) -> _Parsed | None:
     out = builder.finish()
     if out is None:
         return None
-    keys, node, pid_entry, words, rec_pid, run_entry, run_start = out
+    keys, order, node, pid_entry, words, rec_pid, run_entry, run_start = out
     return _Parsed(
         keys=np.frombuffer(keys, dtype=np.uint64),
+        order=np.frombuffer(order, dtype=np.int64),
         node=np.frombuffer(node, dtype=np.bool_),
         pid_entry=np.frombuffer(pid_entry, dtype=np.int32),
         words=np.frombuffer(words, dtype=np.uint8),
@@ -342,7 +344,7 @@ def _emits(p: _Parsed, run_node: np.ndarray, n_nodes: int) -> tuple[np.ndarray, 
 
 def _assemble(p: _Parsed) -> dict[str, np.ndarray]:
     """The index arrays of a parse."""
-    order = np.argsort(p.keys)
+    order = np.argsort(p.keys) if p.order is None else p.order
     gram_keys = p.keys[order]
     if np.any(gram_keys[1:] == gram_keys[:-1]):
         return _assemble_by_key(p)

@@ -221,12 +221,15 @@ def _parse_compiled(source: str, module: ModuleType) -> _Parsed | None:
     )
 
 
-def _with_prefixes(phrases: Iterable[bytes]) -> set[bytes]:
-    """``phrases`` and all their prefixes (in words), a word count at a time."""
-    out = set(phrases)
-    longer = [p for p in out if b" " in p]
+def _with_prefixes(phrases: Iterable[bytes], known: dict[bytes, int] | None = None) -> set[bytes]:
+    """``phrases`` and all their prefixes (in words), found a word count at a time; less
+    the phrases of ``known`` (whose prefixes are also found)."""
+    known = known or {}
+    out = set(itertools.filterfalse(known.__contains__, phrases))
+    # (the dict's phrases in their order of allocation: walked with fewer cache misses)
+    longer = [p for p in itertools.chain(known, out) if b" " in p]
     while longer:
-        fresh = {p[: p.rfind(b" ")] for p in longer}
+        fresh = set(itertools.filterfalse(known.__contains__, {p[: p.rfind(b" ")] for p in longer}))
         fresh.difference_update(out)
         out |= fresh
         longer = [p for p in fresh if b" " in p]
@@ -251,19 +254,25 @@ def _parse_python(source: str) -> _Parsed:
     first_of: dict[bytes, int] = {}  # paraphrase -> its first record, in order of appearance
     firsts: list[np.ndarray] = []  # per record: its paraphrase's first record
     refs: list[bytes] = []  # the reference phrase of each run of records
-    run_len = array("q")
+    run_len = array("q")  # the runs' numbers of records
     pending: list[bytes] = []
 
     def records(lines: list[bytes]) -> None:
-        for ref, same in itertools.groupby(lines[1::3]):
-            count = len(list(same))
-            if refs and ref == refs[-1]:
-                run_len[-1] += count
-                continue
-            if ref.count(b" ") >= MAX_PHRASE:
-                raise ValueError(f"{source}: phrase longer than {MAX_PHRASE} words: {ref.decode()!r}")
-            refs.append(ref)
-            run_len.append(count)
+        here = lines[1::3]
+        if not here:
+            return
+        # runs of one reference phrase: where a record's differs from the one before
+        starts = [0, *itertools.compress(itertools.count(1), map(operator.ne, here[1:], here[:-1]))]
+        lengths = np.diff(np.array(starts, dtype=np.int64), append=np.int64(len(here)))
+        runs = list(map(here.__getitem__, starts))
+        if refs and runs[0] == refs[-1]:  # the run goes on from the chunk before
+            run_len[-1] += int(lengths[0])
+            runs, lengths = runs[1:], lengths[1:]
+        if runs and max(map(bytes.count, runs, itertools.repeat(b" "))) >= MAX_PHRASE:
+            ref = next(r for r in runs if r.count(b" ") >= MAX_PHRASE)
+            raise ValueError(f"{source}: phrase longer than {MAX_PHRASE} words: {ref.decode()!r}")
+        refs.extend(runs)
+        run_len.extend(lengths.tolist())
         pars = lines[2::3]
         at = itertools.count(sum(map(len, firsts)))
         firsts.append(np.fromiter(map(first_of.setdefault, pars, at), dtype=np.int64, count=len(pars)))
@@ -296,7 +305,7 @@ def _parse_python(source: str) -> _Parsed:
         raise ValueError(f"{source}: paraphrase longer than {MAX_PHRASE} words")
     # entries: the paraphrases in id order, then the other grams
     nodes = _with_prefixes(refs)
-    others = list(_with_prefixes(itertools.chain(pars, refs)).difference(first_of))
+    others = list(_with_prefixes(refs, first_of))
     entry = {g: i for i, g in enumerate(others, len(pars)) if g in nodes}
     entry.update((r, int(rec_pid[first_of[r]])) for r in nodes if r in first_of)
     first_of.clear()

@@ -303,7 +303,7 @@ def _parse_python(source: str) -> _Parsed:
     words = np.fromiter(map(bytes.count, pars, itertools.repeat(b" ")), dtype=np.int64, count=len(pars))
     if len(words) and words.max() >= MAX_PHRASE:
         raise ValueError(f"{source}: paraphrase longer than {MAX_PHRASE} words")
-    # entries: the paraphrases in id order, then the other grams
+    # entries: the paraphrases in id order, then the other grams; the entry of each node
     nodes = _with_prefixes(refs)
     others = list(_with_prefixes(refs, first_of))
     entry = {g: i for i, g in enumerate(others, len(pars)) if g in nodes}
@@ -311,11 +311,13 @@ def _parse_python(source: str) -> _Parsed:
     first_of.clear()
     grams = pars + others
     del pars, others
+    node = np.zeros(len(grams), dtype=np.bool_)
+    node[np.fromiter(entry.values(), dtype=np.int64, count=len(entry))] = True
     starts = np.zeros(len(run_len), dtype=np.int64)
     np.cumsum(np.frombuffer(run_len, dtype=np.int64)[:-1], out=starts[1:])
     return _Parsed(
         keys=_keys(grams),
-        node=np.fromiter(map(nodes.__contains__, grams), dtype=np.bool_, count=len(grams)),
+        node=node,
         pid_entry=np.arange(len(words), dtype=np.int32),
         words=(words + 1).astype(np.uint8),
         rec_pid=rec_pid,

@@ -461,3 +461,13 @@ def test_data_status_without_pycocoevalcap(monkeypatch: pytest.MonkeyPatch) -> N
     assert s.meteor_dir is None and s.index_path is None and not s.index_built and not s.ready
     assert s.problem is not None and "pycocoevalcap" in s.problem
     assert s.lines() == [f"METEOR 1.5 data: missing. {s.problem}"]
+
+
+def test_data_status_without_the_paraphrase_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if status.data_status().meteor_dir is None:
+        pytest.skip("pycocoevalcap is not installed")
+    monkeypatch.setattr(status, "table_path", lambda: str(tmp_path / "paraphrase-en.gz"))
+    s = status.data_status()
+    assert s.meteor_dir is not None and s.index_path is None and not s.ready
+    assert s.problem is not None and "paraphrase-en.gz not found" in s.problem
+    assert s.lines()[-1] == f"problem: {s.problem}" and len(s.lines()) == 2

@@ -51,18 +51,17 @@ class DataStatus:
 
     def lines(self) -> list[str]:
         """The status as lines of text, for a terminal."""
-        if self.problem is not None and self.meteor_dir is None:
+        if self.meteor_dir is None:
             return [f"METEOR 1.5 data: missing. {self.problem}"]
-        out = [
-            f"pycocoevalcap {self.pycocoevalcap or '(version unknown)'}: {self.meteor_dir}",
-            f"paraphrase table: {self.paraphrase_table} ({(self.table_bytes or 0) / 2**20:.1f} MiB)",
-        ]
+        out = [f"pycocoevalcap {self.pycocoevalcap or '(version unknown)'}: {self.meteor_dir}"]
+        if self.table_bytes is not None:
+            out.append(f"paraphrase table: {self.paraphrase_table} ({self.table_bytes / 2**20:.1f} MiB)")
         if self.index_built:
             out.append(
                 f"paraphrase index (format {self.format_version}): {self.index_path} "
                 f"({self.index_bytes / 2**20:.1f} MiB)"
             )
-        else:
+        elif self.index_path is not None:
             parser = "compiled" if self.compiled_parser else "Python (no compiled parser: slower)"
             out.append(
                 f"paraphrase index (format {self.format_version}): not built; the first METEOR 1.5 "
@@ -83,38 +82,28 @@ def _version() -> str | None:
 def data_status() -> DataStatus:
     """Where METEOR 1.5's data is and whether its paraphrase index is built: a few file system
     calls and a read of 136 KiB of the paraphrase table, nothing built or loaded."""
-    missing = {
-        "pycocoevalcap": None,
-        "meteor_dir": None,
-        "jar": None,
-        "paraphrase_table": None,
-        "table_bytes": None,
-        "index_path": None,
-        "index_built": False,
-        "index_bytes": 0,
-        "format_version": FORMAT,
-        "compiled_parser": compiled_builder() is not None,
-    }
+    compiled = compiled_builder() is not None
     try:
         folder = meteor_dir()
     except (ModuleNotFoundError, FileNotFoundError) as exc:
-        return DataStatus(**missing, problem=str(exc))  # type: ignore[arg-type]
-    table = table_path()
-    found = {**missing, "pycocoevalcap": _version(), "meteor_dir": folder, "jar": jar_path()}
+        return DataStatus(None, None, None, None, None, None, False, 0, FORMAT, compiled, str(exc))
+    version, jar, table = _version(), jar_path(), table_path()
     if not os.path.isfile(table):
         problem = f"{table} not found: reinstall pycocoevalcap 1.2 (pip install 'metricore[coco]')"
-        return DataStatus(**found, paraphrase_table=table, problem=problem)  # type: ignore[arg-type]
+        return DataStatus(version, folder, jar, table, None, None, False, 0, FORMAT, compiled, problem)
     index = index_folder(table)
     built = os.path.isdir(index)
     return DataStatus(
-        **{  # type: ignore[arg-type]
-            **found,
-            "paraphrase_table": table,
-            "table_bytes": os.path.getsize(table),
-            "index_path": index,
-            "index_built": built,
-            "index_bytes": folder_bytes(index) if built else 0,
-        },
+        pycocoevalcap=version,
+        meteor_dir=folder,
+        jar=jar,
+        paraphrase_table=table,
+        table_bytes=os.path.getsize(table),
+        index_path=index,
+        index_built=built,
+        index_bytes=folder_bytes(index) if built else 0,
+        format_version=FORMAT,
+        compiled_parser=compiled,
         problem=None,
     )
 

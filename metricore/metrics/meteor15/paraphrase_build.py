@@ -120,6 +120,7 @@ def _replaced(chunk: bytes) -> bytes:
 
 
 def _utf8(chunk: bytes) -> bytes:
+    """``chunk`` itself when it is valid UTF-8 (the shipped table is), else :func:`_replaced`."""
     if not chunk.isascii():
         try:
             chunk.decode("utf-8")

@@ -7,11 +7,11 @@ decodes it), into its distinct grams with their keys and flags, its paraphrase i
 runs of records (:class:`_Parsed`); numpy then lays the arrays out (:func:`_assemble`). The
 parse is done by the compiled ``_paraphrase.c`` when it is built (decompression in a second
 thread meanwhile), else by :func:`_parse_python`. Whole builds of the shipped table, each in
-a new process on a shared 2-core machine (load about 2.5), CPU time and peak resident memory:
-compiled parser 3.7-3.9 s and 0.29 GB (wall 3.9-4.8 s); Python parser 17-18 s and 0.69 GB;
-the original record-by-record builder 35 s and 1.39 GB. Both parsers give the arrays of that
-original builder (kept as the test oracle ``tests/oracles/meteor15_paraphrase_index.py``),
-keys and all, also where keys collide.
+a new process on a shared 2-core machine (load 1.5-2.5), CPU time and peak resident memory:
+compiled parser 3.3-3.5 s and 0.30 GB (wall 2.4-3.6 s, less when the second core is free);
+Python parser 16.5-18 s and 0.70 GB; the original record-by-record builder 35 s and 1.39 GB.
+Both parsers give the arrays of that original builder (kept as the test oracle
+``tests/oracles/meteor15_paraphrase_index.py``), keys and all, also where keys collide.
 """
 
 from __future__ import annotations
@@ -252,8 +252,8 @@ def _keys(grams: Iterable[bytes]) -> np.ndarray:
 
 def _parse_python(source: str) -> _Parsed:
     """The parse in Python: C-level set, dict and numpy operations over the table's lines,
-    with a Python object per distinct phrase but no Python code per record (17-18 s of CPU
-    for the shipped table, 0.69 GB: see the module docstring)."""
+    with a Python object per distinct phrase but no Python code per record (16.5-18 s of CPU
+    for the shipped table, 0.70 GB: see the module docstring)."""
     first_of: dict[bytes, int] = {}  # paraphrase -> its first record, in order of appearance
     firsts: list[np.ndarray] = []  # per record: its paraphrase's first record
     refs: list[bytes] = []  # the reference phrase of each run of records

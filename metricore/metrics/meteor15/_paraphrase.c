@@ -13,13 +13,13 @@
  * delimiters that can remain in a line) joined by one space.
  *
  * Output (finish): every distinct *gram* (a phrase or a prefix of one, in words) once, as
- * an entry with its key (hashed four at a time where vectors allow; and the order that sorts
- * the keys) (BLAKE2b, RFC 7693, 8-byte digest, unkeyed: hashlib.blake2b(phrase,
- * digest_size=8) read as a little-endian integer, paraphrase_build.phrase_key), a flag for
- * prefixes of reference phrases (trie nodes) and, for paraphrases, ids in order of first
- * appearance; per record its paraphrase id; per run of equal consecutive reference phrases
- * the run's entry and first record. Phrases are told apart by their bytes, as the Python
- * builder's dict does, so a collision of keys gives the same index there and here.
+ * an entry with its key (BLAKE2b, RFC 7693, 8-byte digest, unkeyed: hashlib.blake2b(phrase,
+ * digest_size=8) read as a little-endian integer, paraphrase_build.phrase_key; hashed four
+ * at a time where vectors allow) and a flag for prefixes of reference phrases (trie nodes);
+ * the order that sorts the keys; for paraphrases, ids in order of first appearance; per
+ * record its paraphrase id; per run of equal consecutive reference phrases the run's entry
+ * and first record. Phrases are told apart by their bytes, as the Python builder's dict
+ * does, so a collision of keys gives the same index there and here.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -1,15 +1,16 @@
-"""Build hook: the optional C extension and the evaluate scripts; the metadata is in setup.cfg.
+"""Build hook: the optional C extensions and the evaluate scripts; the metadata is in setup.cfg.
 
 The ``evaluate`` scripts live in the repository's ``metrics/<name>/`` folders (one folder a
 user can read whole, as evaluate's own metrics); the wheel ships them as package data of
 ``metricore_hf`` (``metricore_hf/metrics/<name>/``), so that ``metricore_hf.module_path(name)``
 and ``metricore_hf.load(name)`` work after any install, editable or not.
 
-``metricore.metrics.meteor15._fast`` speeds up METEOR 1.5 and is optional: without a C
-compiler the install goes on and the Python path computes the same scores. The extension
-records a hash of its source, so that a build older than the source is noticed at import
-(``metricore.metrics.meteor15.fast``) instead of being run. ``METRICORE_PURE_PYTHON_BUILD=1``
-builds without it: a portable ``py3-none-any`` wheel (the Space bundles).
+``metricore.metrics.meteor15._fast`` speeds up METEOR 1.5's scoring and ``._paraphrase`` the
+first-use build of its paraphrase index; both are optional: without a C compiler the install
+goes on and the Python paths compute the same results. Each extension records a hash of its
+source, so that a build older than the source is noticed at import (``meteor15.native``,
+``meteor15.paraphrase_build``) instead of being run. ``METRICORE_PURE_PYTHON_BUILD=1`` builds
+without them: a portable ``py3-none-any`` wheel (the Space bundles).
 """
 
 import hashlib
@@ -18,25 +19,30 @@ import sys
 
 from setuptools import Extension, find_namespace_packages, setup
 
-_SOURCE = "metricore/metrics/meteor15/_fast.c"
+_SOURCES = {
+    "metricore.metrics.meteor15._fast": "metricore/metrics/meteor15/_fast.c",
+    "metricore.metrics.meteor15._paraphrase": "metricore/metrics/meteor15/_paraphrase.c",
+}
 # the score must be the jar's double arithmetic operation for operation: no fused multiply-add
 _FLAGS = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off", "-fno-fast-math"]
 
 
-def _extensions() -> list:
-    if os.environ.get("METRICORE_PURE_PYTHON_BUILD") == "1" or not os.path.exists(_SOURCE):
-        return []
-    with open(_SOURCE, "rb") as f:
+def _extension(name: str, source: str) -> Extension:
+    with open(source, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    return [
-        Extension(
-            "metricore.metrics.meteor15._fast",
-            [_SOURCE],
-            define_macros=[("METRICORE_SOURCE_HASH", f'"{digest}"')],
-            extra_compile_args=_FLAGS,
-            optional=True,
-        )
-    ]
+    return Extension(
+        name,
+        [source],
+        define_macros=[("METRICORE_SOURCE_HASH", f'"{digest}"')],
+        extra_compile_args=_FLAGS,
+        optional=True,
+    )
+
+
+def _extensions() -> list:
+    if os.environ.get("METRICORE_PURE_PYTHON_BUILD") == "1":
+        return []
+    return [_extension(name, source) for name, source in _SOURCES.items() if os.path.exists(source)]
 
 
 def _packages() -> tuple[list[str], dict[str, str], dict[str, list[str]]]:

@@ -1192,6 +1192,7 @@ METRIC_MODULES = (
     ("bench_cider", 5_000, 500, "images x 5 references"),
     ("bench_coco", 5_000, 500, "images x 5 references"),
     ("bench_meteor15", 5_000, 500, "images x 5 references"),
+    ("bench_meteor15_first_use", 5_000, 500, "images x 5 references"),
     ("bench_pycocoevalcap", 5_000, 500, "images x 5 references"),
     ("bench_vqa", 200_000, 20_000, "questions x 10 answers"),
     ("bench_significance", 100_000, 10_000, "items (1,000 resamples)"),

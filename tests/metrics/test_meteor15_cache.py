@@ -89,20 +89,3 @@ def test_plain_text_shortcut_matches_the_jar_normalizer() -> None:
     bad = [(line, w, g) for line, w, g in zip(lines, want, got) if tuple(w.lower().split()) != g]
     assert not bad, bad[:5]
     assert sum(bool(score._SIMPLE.fullmatch(line)) for line in lines) >= 400
-
-
-def test_only_indexes_of_older_formats_are_removed(tmp_path):
-    """Several environments on one machine share the cache, each with its own copy of the
-    paraphrase file (its own index folder): building one must not delete another's, only
-    folders of formats this code no longer reads."""
-    from metricore.metrics.meteor15 import paraphrase
-
-    current = tmp_path / f"meteor15-paraphrase-en.v{paraphrase._FORMAT}.100.1"
-    other_env = tmp_path / f"meteor15-paraphrase-en.v{paraphrase._FORMAT}.100.2"
-    older = tmp_path / f"meteor15-paraphrase-en.v{paraphrase._FORMAT - 1}.100.1"
-    unrelated = tmp_path / "something-else"
-    for folder in (current, other_env, older, unrelated):
-        folder.mkdir()
-    paraphrase._remove_stale_indexes(str(current))
-    assert current.is_dir() and other_env.is_dir() and unrelated.is_dir()
-    assert not older.exists()

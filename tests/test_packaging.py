@@ -18,9 +18,9 @@ REPO = Path(__file__).resolve().parent.parent
 def _wheel(tmp_path: Path, env: dict[str, str]) -> list[str]:
     src = tmp_path / "metricore-checkout"
     src.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.cfg", "setup.py", "README.md"):
         shutil.copy2(REPO / name, src / name)
-    for package in ("metricore", "metricore_hf"):
+    for package in ("metricore", "metricore_hf", "metrics"):
         shutil.copytree(REPO / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     out = tmp_path / "wheels"
     subprocess.run(
@@ -43,4 +43,11 @@ def test_without_a_compiler_the_package_builds_without_the_extension(tmp_path: P
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
 def test_with_a_compiler_the_extension_is_in_the_wheel(tmp_path: Path) -> None:
     names = _wheel(tmp_path, {})
-    assert [n for n in names if n.startswith("metricore/metrics/meteor15/_fast.") and n.endswith(".so")]
+    for extension in ("_fast", "_paraphrase"):
+        assert [
+            n for n in names if n.startswith(f"metricore/metrics/meteor15/{extension}.") and n.endswith(".so")
+        ]
+    # the evaluate scripts, cards and requirements ship as package data of metricore_hf
+    for name in ("anls", "one_minus_ned"):
+        for file in (f"{name}.py", "README.md", "requirements.txt"):
+            assert f"metricore_hf/metrics/{name}/{file}" in names

@@ -88,7 +88,12 @@ __all__ = [
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_DATA, EXIT_IO, EXIT_RESOURCE = 0, 1, 2, 3, 4, 5
 
 #: modules that add a subcommand (``add_parser(subparsers)``, ``run(args) -> int``)
-SUBCOMMANDS: tuple[str, ...] = ("metricore.cli.compare", "metricore.cli.challenge", "metricore.cli.scaffold")
+SUBCOMMANDS: tuple[str, ...] = (
+    "metricore.cli.compare",
+    "metricore.cli.challenge",
+    "metricore.cli.scaffold",
+    "metricore.cli.doctor",
+)
 
 
 class UsageError(ValueError):

@@ -171,3 +171,31 @@ def test_cli_help_is_plain_text(command):
     )
     assert proc.returncode == 0, proc.stderr
     assert "``" not in proc.stdout and ":mod:" not in proc.stdout and ":func:" not in proc.stdout
+
+
+def _bench_block(text: str) -> str:
+    start, end = text.index("<!-- bench:start -->"), text.index("<!-- bench:end -->")
+    return text[start:end]
+
+
+def test_readme_speed_figures_are_the_benchmark_tables():
+    """A speed-up quoted in the README's prose ("13.8x") is one the benchmark block it quotes
+    holds (benchmarks/run.py regenerates the block, so a figure typed by hand goes stale)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = _bench_block(text)
+    prose = text.replace(block, "")
+    quoted = set(re.findall(r"(?<![\w.])(\d[\d,]*\.\d+)x\b", prose))
+    in_table = set(re.findall(r"(?<![\w.])(\d[\d,]*\.\d+)x\b", block))
+    assert quoted <= in_table, f"README figures not in the benchmark block: {sorted(quoted - in_table)}"
+
+
+def test_readme_names_every_metric_of_the_registry():
+    from metricore.registry import names, row_metrics
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| metric | folder |") : text.index("\n\n", text.index("| metric | folder |"))]
+    assert {line.split("`metrics/")[1].split("`")[0] for line in table.splitlines()[2:]} == set(names())
+    cli = text[text.index("- **Metrics and options**") :].split("\n- ", 1)[0]
+    assert all(f"`{name}`" in cli for name in row_metrics())

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from metricore.metrics.meteor15 import compute_meteor_1_5, fast, native
+from metricore.metrics.meteor15 import backend, compute_meteor_1_5, dispatch
 from metricore.metrics.meteor15.score import format_stats
 from tests.gen_cider_captions import caption_corpus, tokenized_corpus
+from tests.gen_long_captions import long_corpus
 from tests.oracles import meteor15_jar
 
 pytestmark = pytest.mark.skipif(
@@ -23,11 +24,12 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(autouse=True, params=["compiled", "python"])
 def scoring_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every case runs through the compiled code (walk and per-pair work) and through the
-    Python path."""
-    if request.param == "compiled" and native.built() is None:
+    """Every case runs through the compiled backend (walk and per-pair work) and through the
+    Python backend."""
+    if request.param == "compiled" and dispatch.compiled_module() is None:
         pytest.skip("the C extension is not built here")
-    monkeypatch.setenv(fast.ENV_PURE_PYTHON, "1" if request.param == "python" else "0")
+    monkeypatch.setenv(dispatch.ENV_PURE_PYTHON, "1" if request.param == "python" else "0")
+    assert backend()[0] == request.param
     return str(request.param)
 
 
@@ -64,7 +66,7 @@ TIE_CASES: list[tuple[str, list[str]]] = [
     ("a|||b c", ["a b c"]),
     ("a  dog   runs", ["a dog runs"]),
     ("A DOG RUNS", ["a dog runs"]),
-    # over 64 words: the compiled path leaves these to the Python path
+    # over 64 words (the compiled backend's position sets span several 64-bit words)
     (" ".join(["a dog runs on the beach near a man"] * 8), ["a dog runs on the beach", "a man"]),
     ("a dog runs on the beach", [" ".join(["the dog ran along a beach by the men"] * 9)]),
 ]
@@ -95,6 +97,17 @@ def test_raw_captions(jar: meteor15_jar.JarMeteor) -> None:
     hyps, refs = caption_corpus(40, seed=12, rich=1.0)
     clean = [h.replace("\n", " ") for h in hyps]
     _compare(jar, clean, [[r.replace("\n", " ") for r in rs] for rs in refs])
+
+
+def test_long_captions(jar: meteor15_jar.JarMeteor) -> None:
+    """Lines of 65 to 300 words: many repeated words, stems, synonyms and paraphrases, and
+    matches across the compiled backend's 64-position words."""
+    _compare(jar, *long_corpus(30, seed=13, rich=0.3))
+
+
+@pytest.mark.slow
+def test_long_captions_sweep(jar: meteor15_jar.JarMeteor) -> None:
+    _compare(jar, *long_corpus(200, seed=14))
 
 
 @pytest.mark.slow

@@ -144,6 +144,12 @@ typedef struct {
     Vec ints;    /* int32: the per-position arrays of a pair (PairState) */
     Vec bits;    /* uint64: the fixed matches' position sets, then both beams' */
     Beam beams[2];
+    /* what the one-word modules find in the segment's hypothesis for each reference word
+     * met (matchers.Line.relate, kept for the segment as the Python path keeps it for the
+     * line): rel_at[word] is -1 or the offset in rel of [exact count, other count, exact
+     * positions..., (position, module) pairs...]; rel_words lists the words to reset */
+    int32_t *rel_at;
+    Vec rel, rel_words;
 } Work;
 
 /* per-position arrays of one pair, carved from Work.ints */
@@ -489,6 +495,46 @@ static int pair_state(Work *w, PairState *s, int n1, int n2) {
     return 0;
 }
 
+/* forget the relations of the previous segment's hypothesis */
+static void relations_reset(Work *w) {
+    for (size_t k = 0; k < w->rel_words.len; k++) w->rel_at[((int32_t *)w->rel_words.data)[k]] = -1;
+    w->rel_words.len = 0;
+    w->rel.len = 0;
+}
+
+/* the offset of reference word rw's relations with hypothesis h (n1 words), computed on
+ * first use in the segment: exact positions, then stem positions, then synonym positions,
+ * in the jar's order; -1 on memory failure */
+static int64_t relations(const Data *d, Work *w, const int32_t *h, int n1, int32_t rw) {
+    if (w->rel_at[rw] >= 0) return w->rel_at[rw];
+    int32_t rh = d->word_hash[rw], rs = d->word_stem[rw];
+    int r_syn = d->syn_off[rw + 1] > d->syn_off[rw];
+    size_t at = w->rel.len;
+    if (at + 2 + 2 * (size_t)n1 > INT32_MAX || vec_reserve(&w->rel, at + 2 + 2 * (size_t)n1) ||
+        !vec_push(&w->rel_words))
+        return -1;
+    ((int32_t *)w->rel_words.data)[w->rel_words.len - 1] = rw;
+    int32_t *e = (int32_t *)w->rel.data + at, *out = e + 2;
+    for (int i = 0; i < n1; i++)
+        if (d->word_hash[h[i]] == rh) *out++ = i;
+    e[0] = (int32_t)(out - e - 2);
+    for (int i = 0; i < n1; i++)
+        if (d->word_hash[h[i]] != rh && d->word_stem[h[i]] == rs) {
+            *out++ = i;
+            *out++ = STEM;
+        }
+    if (r_syn)
+        for (int i = 0; i < n1; i++)
+            if (d->word_hash[h[i]] != rh && synsets_meet(d, rw, h[i])) {
+                *out++ = i;
+                *out++ = SYNONYM;
+            }
+    e[1] = (int32_t)((out - e - 2 - e[0]) / 2);
+    w->rel.len = (size_t)(out - (int32_t *)w->rel.data);
+    w->rel_at[rw] = (int32_t)at;
+    return (int64_t)at;
+}
+
 /* the statistics of one pair (hypothesis l1, reference l2); -1 on memory failure,
  * TO_PYTHON when the pair is left to the Python path */
 static int pair_stats(const Data *d, Work *w, int32_t l1, int32_t l2, double *out) {
@@ -501,20 +547,15 @@ static int pair_stats(const Data *d, Work *w, int32_t l1, int32_t l2, double *ou
     for (int i = 0; only_exact && i < n1; i++)
         if (d->word_hash[h[i]] != d->word_hash[r[i]]) only_exact = 0;
     for (int j = 0; j < n2; j++) {
-        int32_t rw = r[j];
-        int32_t rh = d->word_hash[rw], rs = d->word_stem[rw];
-        int r_syn = d->syn_off[rw + 1] > d->syn_off[rw];
+        int64_t at = relations(d, w, h, n1, r[j]);
+        if (at < 0) return -1;
+        const int32_t *e = (const int32_t *)w->rel.data + at;
         int rc;
-        for (int i = 0; i < n1; i++)
-            if (d->word_hash[h[i]] == rh && (rc = add_match(w, j, 1, i, 1, EXACT))) return rc;
+        for (int32_t k = 0; k < e[0]; k++)
+            if ((rc = add_match(w, j, 1, e[2 + k], 1, EXACT))) return rc;
         if (only_exact) continue;
-        for (int i = 0; i < n1; i++)
-            if (d->word_hash[h[i]] != rh && d->word_stem[h[i]] == rs && (rc = add_match(w, j, 1, i, 1, STEM)))
-                return rc;
-        if (!r_syn) continue;
-        for (int i = 0; i < n1; i++)
-            if (d->word_hash[h[i]] != rh && synsets_meet(d, rw, h[i]) && (rc = add_match(w, j, 1, i, 1, SYNONYM)))
-                return rc;
+        for (int32_t k = 0; k < e[1]; k++)
+            if ((rc = add_match(w, j, 1, e[2 + e[0] + 2 * k], 1, e[3 + e[0] + 2 * k]))) return rc;
     }
     if (!only_exact) {
         int rc = paraphrase_matches(d, w, l2, l1, 1);
@@ -774,6 +815,15 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
         w.order.item = sizeof(int32_t);
         w.chain.item = sizeof(Chain);
         w.hits.item = sizeof(int64_t);
+        w.rel.item = sizeof(int32_t);
+        w.rel_words.item = sizeof(int32_t);
+        w.rel_at = malloc(sizeof(int32_t) * (size_t)(items(bufs, A_WORD_HASH) ? items(bufs, A_WORD_HASH) : 1));
+        if (!w.rel_at) {
+            free(d.syn_sig);
+            PyErr_NoMemory();
+            goto done;
+        }
+        memset(w.rel_at, 0xFF, sizeof(int32_t) * (size_t)items(bufs, A_WORD_HASH));
         w.ints.item = sizeof(int32_t);
         w.bits.item = sizeof(uint64_t);
         int failed = 0;
@@ -792,6 +842,7 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
                 continue;
             }
             int32_t hyp = seg_lines[a];
+            relations_reset(&w);
             for (int64_t k = a + 1; k < b; k++) {
                 int rc = pair_stats(&d, &w, hyp, seg_lines[k], st);
                 if (rc == TO_PYTHON) {
@@ -815,6 +866,9 @@ static PyObject *score_segments(PyObject *self, PyObject *args) {
         free(w.order.data);
         free(w.chain.data);
         free(w.hits.data);
+        free(w.rel.data);
+        free(w.rel_words.data);
+        free(w.rel_at);
         free(w.ints.data);
         free(w.bits.data);
         free(d.syn_sig);

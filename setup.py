@@ -3,7 +3,7 @@
 ``metricore.metrics.meteor15._fast`` speeds up METEOR 1.5 and is optional: without a C
 compiler the install goes on and the Python path computes the same scores. The extension
 records a hash of its source, so that a build older than the source is noticed at import
-(``metricore.metrics.meteor15.fast``) instead of being run. ``METRICORE_PURE_PYTHON_BUILD=1``
+(``metricore.metrics.meteor15.backend_c``) instead of being run. ``METRICORE_PURE_PYTHON_BUILD=1``
 builds without it: a portable ``py3-none-any`` wheel (the Space bundles).
 """
 

@@ -43,6 +43,9 @@ def long_corpus(
         block = range(start, start + per_line)
         out_h.append(run([hyps[j] for j in block], rng.randint(min_words, max_words)))
         out_r.append(
-            [run([refs[j][k % len(refs[j])] for j in block], rng.randint(min_words, max_words)) for k in range(5)]
+            [
+                run([refs[j][k % len(refs[j])] for j in block], rng.randint(min_words, max_words))
+                for k in range(5)
+            ]
         )
     return out_h, out_r

@@ -78,13 +78,22 @@ def test_the_c_constants_are_the_python_ones() -> None:
     assert _fast.MODULES == matchers.MODULES
     assert _fast.ALIGN_WEIGHTS == matchers.ALIGN_WEIGHTS
     assert _fast.WEIGHTS == score.WEIGHTS
-    assert (_fast.ALPHA, _fast.BETA, _fast.GAMMA, _fast.DELTA) == (score.ALPHA, score.BETA, score.GAMMA, score.DELTA)
+    assert (_fast.ALPHA, _fast.BETA, _fast.GAMMA, _fast.DELTA) == (
+        score.ALPHA,
+        score.BETA,
+        score.GAMMA,
+        score.DELTA,
+    )
     assert _fast.MAX_LINE_WORDS >= 1 << 20
 
 
 @needs_build
-@pytest.mark.parametrize("name, value", [("BEAM_SIZE", 41), ("BETA", 0.25), ("WEIGHTS", (1.0, 0.6, 0.8, 0.5))])
-def test_a_build_with_other_constants_is_refused(name: str, value: object, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "name, value", [("BEAM_SIZE", 41), ("BETA", 0.25), ("WEIGHTS", (1.0, 0.6, 0.8, 0.5))]
+)
+def test_a_build_with_other_constants_is_refused(
+    name: str, value: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from metricore.metrics.meteor15 import _fast  # type: ignore[attr-defined]
 
     monkeypatch.setattr(_fast, name, value)
@@ -172,6 +181,9 @@ def test_lines_of_any_length_stay_compiled(monkeypatch: pytest.MonkeyPatch) -> N
     rep = " ".join(["a dog runs on the beach near a man"] * 8)  # 72 words
     hyps += [rep, "a dog", rep[:200], " ".join(["the dog ran along a beach by the men"] * 222)]
     refs += [["a dog runs"], [rep], [rep, "a dog"], [rep, " ".join(["a man on a beach"] * 400)]]
+    # "dogs" is a stem and a synonym of each of 150 "dog": two one-word candidates per position
+    hyps.append(" ".join(["dog"] * 150))
+    refs.append(["dogs dogs", "dog dogs " * 3])
     raw, results = _c_results(hyps, refs)
     assert all(r is not None for r in raw), [i for i, r in enumerate(raw) if r is None]
     assert raw == results
@@ -272,7 +284,9 @@ _BAD = [
 
 
 @needs_build
-@pytest.mark.parametrize("position, value, error, what", _BAD, ids=[f"{b[3]}-{i}" for i, b in enumerate(_BAD)])
+@pytest.mark.parametrize(
+    "position, value, error, what", _BAD, ids=[f"{b[3]}-{i}" for i, b in enumerate(_BAD)]
+)
 def test_inconsistent_arrays_are_refused_before_any_read(
     position: int, value: np.ndarray, error: type[Exception], what: str
 ) -> None:
@@ -298,7 +312,9 @@ def test_outputs_sharing_memory_are_refused(output: int, other: int) -> None:
     dtype = {19: np.float64, 20: np.int32, 21: np.float64}
     need = int(np.prod(shapes[output])) * np.dtype(dtype[output]).itemsize
     if other >= 19:  # two outputs over one block of memory
-        args[other] = np.frombuffer(raw, dtype=dtype[other])[: int(np.prod(shapes[other]))].reshape(shapes[other])
+        args[other] = np.frombuffer(raw, dtype=dtype[other])[: int(np.prod(shapes[other]))].reshape(
+            shapes[other]
+        )
         args[output] = np.frombuffer(raw, dtype=np.uint8)[:need].view(dtype[output]).reshape(shapes[output])
     else:  # an output laid over an input
         block = bytearray(args[other].tobytes() + bytes(need))

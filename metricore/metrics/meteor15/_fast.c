@@ -140,7 +140,7 @@ typedef struct {
     Vec matches; /* Match, in append order */
     Vec order;   /* int32: match indices grouped by reference position */
     Vec chain;
-    Vec hits;    /* int64: rank << 32 | pid */
+    Vec hits;    /* int64: rank << 32 | the other line's found-entry index */
     Vec ints;    /* int32: the per-position arrays of a pair (PairState) */
     Vec bits;    /* uint64: the fixed matches' position sets, then both beams' */
     Beam beams[2];
@@ -211,6 +211,11 @@ static int add_match(Work *w, int32_t start, int32_t length, int32_t match_start
     return 0;
 }
 
+/* v in the high 32 bits (as the Python side's v << 32 for v >= 0; no signed shift) */
+static inline int64_t high32(int32_t v) {
+    return (int64_t)((uint64_t)(uint32_t)v << 32);
+}
+
 /* the first index of the sorted hit keys not below `key` */
 static Py_ssize_t hit_lower_bound(const Data *d, int64_t key) {
     Py_ssize_t lo = 0, hi = d->n_hits;
@@ -230,7 +235,7 @@ static int64_t hit_find(const Data *d, int64_t key) {
 /* whether the node emits any paraphrase a line of the call holds (one search per node
  * instead of one per node and paraphrase) */
 static int node_has_hits(const Data *d, int32_t node) {
-    Py_ssize_t lo = hit_lower_bound(d, (int64_t)node << 32);
+    Py_ssize_t lo = hit_lower_bound(d, high32(node));
     return lo < d->n_hits && (d->hit_keys[lo] >> 32) == node;
 }
 
@@ -250,13 +255,13 @@ static int paraphrase_matches(const Data *d, Work *w, int32_t source, int32_t ot
         w->hits.len = 0;
         for (int64_t f = f0; f < f1; f++) {
             int32_t pid = d->found[f];
-            int64_t h = hit_find(d, ((int64_t)node << 32) | (uint32_t)pid);
+            int64_t h = hit_find(d, high32(node) | (uint32_t)pid);
             if (h < 0) continue;
             for (int64_t r = d->hit_off[h]; r < d->hit_off[h + 1]; r++) {
                 int64_t *slot = vec_push(&w->hits);
                 if (!slot) return -1;
                 /* the other line's entry index, not the pid: it finds the positions */
-                *slot = ((int64_t)d->hit_ranks[r] << 32) | (int64_t)(f - f0);
+                *slot = high32(d->hit_ranks[r]) | (int64_t)(f - f0);
             }
         }
         if (w->hits.len > 1) qsort(w->hits.data, w->hits.len, sizeof(int64_t), cmp_i64);
@@ -509,10 +514,10 @@ static int64_t relations(const Data *d, Work *w, const int32_t *h, int n1, int32
     if (w->rel_at[rw] >= 0) return w->rel_at[rw];
     int32_t rh = d->word_hash[rw], rs = d->word_stem[rw];
     int r_syn = d->syn_off[rw + 1] > d->syn_off[rw];
-    size_t at = w->rel.len;
-    if (at + 2 + 2 * (size_t)n1 > INT32_MAX || vec_reserve(&w->rel, at + 2 + 2 * (size_t)n1) ||
-        !vec_push(&w->rel_words))
-        return -1;
+    /* the counts, at most n1 exact positions, at most 2 (n1 - exact) (position, module)
+     * pairs: a position can be a stem and a synonym of the word */
+    size_t at = w->rel.len, most = 2 + 5 * (size_t)n1;
+    if (at + most > INT32_MAX || vec_reserve(&w->rel, at + most) || !vec_push(&w->rel_words)) return -1;
     ((int32_t *)w->rel_words.data)[w->rel_words.len - 1] = rw;
     int32_t *e = (int32_t *)w->rel.data + at, *out = e + 2;
     for (int i = 0; i < n1; i++)

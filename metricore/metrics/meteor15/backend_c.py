@@ -14,9 +14,9 @@ function words of :mod:`.matchers`), except the paraphrase-index walk, which the
 does for :class:`CompiledLine` and keeps as packed int32 bytes (unpacked only if the Python
 path needs them). :func:`score_segments` lays lines and segments out as flat arrays and lets
 the C code do, for every hypothesis-reference pair, what :func:`.matchers.candidate_matches`,
-:func:`.align.align` and :func:`.score.best_line` do; lines of any length (a segment the C
-code leaves, one whose paraphrase span could only come from an index key collision, is
-scored by :func:`.score.best_line`).
+:func:`.align.align` and :func:`.score.best_line` do, for lines of any length. The C code
+leaves a segment to :func:`.score.best_line` only when it has no reference or holds a
+paraphrase span that only an index key collision could make.
 """
 
 from __future__ import annotations

@@ -35,7 +35,10 @@ def _load() -> tuple[ModuleType | None, str]:
     except ImportError as exc:  # stale, or its constants differ
         warnings.warn(str(exc), RuntimeWarning, stacklevel=2)
         return None, str(exc)
-    return backend_c, "the C extension is built from this version's _fast.c with the Python modules' constants"
+    return (
+        backend_c,
+        "the C extension is built from this version's _fast.c with the Python modules' constants",
+    )
 
 
 _COMPILED, _WHY = _load()
@@ -66,9 +69,9 @@ def implementation() -> ModuleType:
 
 def line_info(lines: Sequence[tuple[str, ...]]) -> list[Line]:
     """The walked line of each prepared line, by the chosen backend."""
-    return implementation().line_info(lines)  # type: ignore[no-any-return]
+    return implementation().line_info(lines)
 
 
 def score_segments(segments: Sequence[tuple[Line, Sequence[Line]]]) -> list[SegmentResult]:
     """The best reference, statistics and score of each segment, by the chosen backend."""
-    return implementation().score_segments(segments)  # type: ignore[no-any-return]
+    return implementation().score_segments(segments)

@@ -318,7 +318,8 @@ static inline int has_bit(const uint64_t *set, int32_t k) {
     return (int)(set[k >> 6] >> (k & 63) & 1);
 }
 
-/* the beam search of align._resolve; writes the chosen match per reference position */
+/* the beam search of align._resolve; writes the chosen match per reference position (0, or
+ * -1 on memory failure, TO_PYTHON past 2^31 links) */
 static int resolve(Work *w, PairState *s, int n, int first) {
     const Match *ms = w->matches.data;
     const int32_t *order = w->order.data;
@@ -384,6 +385,7 @@ static int resolve(Work *w, PairState *s, int n, int first) {
                 if (path.last_end != -1 && m->match_start != path.last_end) r.key += 1;
                 int slot = beam_slot(nxt, r);
                 if (slot >= 0) {
+                    if (w->chain.len >= INT32_MAX) return TO_PYTHON; /* int32 links */
                     Chain *ch = vec_push(&w->chain);
                     if (!ch) return -1;
                     ch->match = order[c];
@@ -606,8 +608,9 @@ static int pair_stats(const Data *d, Work *w, int32_t l1, int32_t l2, double *ou
     }
     if (first < 0) {
         memcpy(s.chosen, s.fixed, sizeof(int32_t) * (size_t)n2);
-    } else if (resolve(w, &s, n2, first)) {
-        return -1;
+    } else {
+        int rc = resolve(w, &s, n2, first);
+        if (rc) return rc;
     }
     ms = w->matches.data;
     int64_t st[N_STATS] = {0};

@@ -190,7 +190,7 @@ def test_lines_of_any_length_stay_compiled(monkeypatch: pytest.MonkeyPatch) -> N
 
 @needs_build
 def test_a_position_both_stem_and_synonym_of_a_word(monkeypatch: pytest.MonkeyPatch) -> None:
-    """"dogs" is a stem and a synonym of each of 150 "dog": two one-word candidates per
+    """The word "dogs" is a stem and a synonym of each of 150 "dog": two one-word candidates per
     position, in a call of its own (its work space is sized for this line only; a
     sanitizer build once found a write past it here)."""
     _both([" ".join(["dog"] * 150)], [["dogs dogs", "dog dogs " * 3]], monkeypatch)

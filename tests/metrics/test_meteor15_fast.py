@@ -128,6 +128,20 @@ def test_the_environment_variable_selects_the_python_backend(monkeypatch: pytest
     assert backend()[0] == ("compiled" if COMPILED is not None else "python")
 
 
+def test_without_the_extension_the_python_backend_runs_and_says_why() -> None:
+    """An install without a C compiler: no warning, the Python backend, and the reason."""
+    import subprocess
+
+    code = (
+        "import sys, warnings; warnings.simplefilter('error'); "
+        "sys.modules['metricore.metrics.meteor15._fast'] = None; "
+        "import metricore.metrics.meteor15 as m; print(m.backend()[0]); print(m.backend()[1])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    kind, reason = out.stdout.splitlines()
+    assert kind == "python" and "is not built" in reason
+
+
 def test_both_backends_offer_the_same_functions() -> None:
     for module in (backend_py, COMPILED) if COMPILED is not None else (backend_py,):
         assert callable(module.line_info) and callable(module.score_segments)

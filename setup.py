@@ -8,7 +8,7 @@ and ``metricore_hf.load(name)`` work after any install, editable or not.
 ``metricore.metrics.meteor15._fast`` speeds up METEOR 1.5's scoring and ``._paraphrase`` the
 first-use build of its paraphrase index; both are optional: without a C compiler the install
 goes on and the Python paths compute the same results. Each extension records a hash of its
-source, so that a build older than the source is noticed at import (``meteor15.native``,
+source, so that a build older than the source is noticed at import (``meteor15.backend_c``,
 ``meteor15.paraphrase_build``) instead of being run. ``METRICORE_PURE_PYTHON_BUILD=1`` builds
 without them: a portable ``py3-none-any`` wheel (the Space bundles).
 """

@@ -7,8 +7,10 @@ Usage (from the repository root)::
 
 On ``n`` generated images x 5 references (``tests/gen_cider_captions.py``, PTB-tokenized
 with ``coco_tokenize`` as ``COCOEvalCap`` does), twice: COCO-like captions, and the parity
-tests' mix where half of the captions carry tokenizer-hard fragments. Each case runs in a
-**new process**:
+tests' mix where half of the captions carry tokenizer-hard fragments; then on ``3n/5``
+images whose captions all have 65 to 300 words (``tests/gen_long_captions.py``: runs of
+those captions, longer than a 64-bit position mask; 3,000 images for the README run). Each
+case runs in a **new process**:
 
 * ``jar cold``: ``pycocoevalcap.meteor.Meteor()`` + ``compute_score`` (JVM start and its
   loading of the paraphrase table included); ``jar warm``: a second ``compute_score`` on
@@ -86,17 +88,23 @@ print(json.dumps(out))
 """
 
 
-#: the two kinds of text: COCO-like captions (what captioning models write), and the parity
-#: tests' stress mix, half of whose captions carry tokenizer-hard fragments (quotes, dots,
-#: non-ASCII, symbols), which send every such line through the jar's full normalizer
-TEXTS = (("COCO-like text", 0.0), ("half tokenizer-hard text", 0.5))
+#: the kinds of text: COCO-like captions (what captioning models write), the parity tests'
+#: stress mix, half of whose captions carry tokenizer-hard fragments (quotes, dots,
+#: non-ASCII, symbols), which send every such line through the jar's full normalizer, and
+#: captions of 65 to 300 words (label, share of tokenizer-hard captions, long, images per n)
+TEXTS = (
+    ("COCO-like text", 0.0, False, 1.0),
+    ("half tokenizer-hard text", 0.5, False, 1.0),
+    ("captions of 65-300 words", 0.0, True, 0.6),
+)
 
 
-def _corpus(n: int, seed: int, rich: float) -> tuple[list[str], list[list[str]]]:
+def _corpus(n: int, seed: int, rich: float, long: bool) -> tuple[list[str], list[list[str]]]:
     sys.path.insert(0, ROOT)
     from tests.gen_cider_captions import tokenized_corpus
+    from tests.gen_long_captions import long_corpus
 
-    return tokenized_corpus(n, seed, rich=rich)
+    return long_corpus(n, seed, rich=rich) if long else tokenized_corpus(n, seed, rich=rich)
 
 
 def _child(kind: str, path: str, env: dict[str, str] | None = None) -> dict[str, float]:
@@ -129,9 +137,10 @@ def run(n: int = 5000) -> list[dict[str, object]]:
             bench_row("meteor 1.5", "metricore paraphrase index build (once per machine)", 1,
                       time.perf_counter() - t, None, None, None, "from pycocoevalcap's paraphrase-en.gz")
         )  # fmt: skip
-    for label, rich in TEXTS:
-        h1, r1 = _corpus(n, 1, rich)
-        h2, r2 = _corpus(n, 2, rich)
+    for label, rich, long, share in TEXTS:
+        images = max(1, round(n * share))
+        h1, r1 = _corpus(images, 1, rich, long)
+        h2, r2 = _corpus(images, 2, rich, long)
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump({"h1": h1, "r1": r1, "h2": h2, "r2": r2}, f)
         try:
@@ -141,7 +150,7 @@ def run(n: int = 5000) -> list[dict[str, object]]:
             os.remove(f.name)
         if ours["scores"] != jar["scores"]:
             raise AssertionError(f"scores differ: metricore {ours['scores']} jar {jar['scores']}")
-        note = f"{n} images x 5 refs, {label}, PTB-tokenized; corpus scores equal"
+        note = f"{images} images x 5 refs, {label}, PTB-tokenized; corpus scores equal"
         for case, what in (
             ("cold", "new process: import, data loading, scoring"),
             ("warm", "second call, other corpus"),
@@ -149,11 +158,11 @@ def run(n: int = 5000) -> list[dict[str, object]]:
             metric = f"meteor 1.5 {case}, {label}"
             rows.append(
                 bench_row(metric, "pycocoevalcap Meteor() (meteor-1.5.jar, JVM start included)"
-                          if case == "cold" else "pycocoevalcap Meteor().compute_score (JVM running)", n,
+                          if case == "cold" else "pycocoevalcap Meteor().compute_score (JVM running)", images,
                           jar[case], None, jar["peak_mib"] if case == "cold" else None, 0.0, note)
             )  # fmt: skip
             rows.append(
-                bench_row(metric, f"metricore compute_meteor_1_5 ({what})", n, ours[case], jar[case],
+                bench_row(metric, f"metricore compute_meteor_1_5 ({what})", images, ours[case], jar[case],
                           ours["peak_mib"] if case == "cold" else None, 0.0, note)
             )  # fmt: skip
     return rows

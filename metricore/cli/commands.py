@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from metricore import registry
-from metricore._version import __version__
+from metricore.cli import version_text
 from metricore.core.files import write_atomic
 from metricore.core.records import (
     FORMATS,
@@ -363,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact, fast evaluation metrics: score files, run the demo, provision WordNet.",
         epilog="Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 file I/O, 5 missing resource.",
     )
-    parser.add_argument("--version", action="version", version=f"metricore {__version__}")
+    parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     demo = sub.add_parser("demo", help="score the bundled sample with every metric and print a table")

@@ -113,7 +113,9 @@ def _lines(report: dict[str, Any]) -> list[str]:
         f"metricore {report['metricore']}, Python {report['python']}",
         f"installed at {report['installed_at']}",
         "packages: "
-        + ", ".join(f"{name} {v}" if v else f"{name} (not installed)" for name, v in report["packages"].items()),
+        + ", ".join(
+            f"{name} {v}" if v else f"{name} (not installed)" for name, v in report["packages"].items()
+        ),
     ]
     meteor = report["meteor_1_5"]
     out.append(f"METEOR 1.5 path: {meteor['backend']} ({meteor['why']})")

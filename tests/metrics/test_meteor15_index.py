@@ -417,10 +417,15 @@ def test_two_processes_at_once(tmp_path: Path, mode: str) -> None:
 
 
 def test_a_stale_compiled_parser_is_refused() -> None:
-    assert paraphrase_build._stale(types.SimpleNamespace(SOURCE_HASH="0" * 16))
-    assert not paraphrase_build._stale(None)
+    from metricore.metrics.meteor15.builds import stale_build
+
+    def stale(module):
+        return stale_build(module, "_paraphrase.c", "the compiled paraphrase parser")
+
+    reason = stale(types.SimpleNamespace(SOURCE_HASH="0" * 16))
+    assert reason is not None and "older than its source _paraphrase.c" in reason
     if paraphrase_build._built is not None:
-        assert not paraphrase_build._stale(paraphrase_build._built)
+        assert stale(paraphrase_build._built) is None
 
 
 def test_the_pure_python_switch_turns_the_compiled_parser_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,7 +3,10 @@
 Modules: :mod:`.data` (the jar's resources), :mod:`.paraphrase` (the cached paraphrase
 index), :mod:`.normalize` (``-norm``), :mod:`.stem` (Snowball English), :mod:`.matchers`
 (exact, stem, synonym, paraphrase), :mod:`.align` (the beam search), :mod:`.score`
-(statistics and scores), :mod:`.api` (:func:`compute_meteor_1_5`).
+(statistics and scores), :mod:`.api` (:func:`compute_meteor_1_5`). The per-pair work and
+the paraphrase walk run in one of two backends offering the same functions,
+:mod:`.backend_py` (the modules above, as written) and :mod:`.backend_c` (the optional C
+extension ``_fast``); :mod:`.dispatch` chooses, and :func:`backend` says which and why.
 """
 
 from metricore.metrics.meteor15.api import (
@@ -14,9 +17,11 @@ from metricore.metrics.meteor15.api import (
     explain_meteor_1_5,
     prepare_data,
 )
+from metricore.metrics.meteor15.dispatch import backend
 
 __all__ = [
     "METEOR15Result",
+    "backend",
     "compute_meteor_1_5",
     "corpus_statistic",
     "data_prepared",

@@ -22,16 +22,14 @@ from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.validation import check_pairs, check_string_list, check_strings
-from metricore.metrics.meteor15 import fast
+from metricore.metrics.meteor15 import dispatch
 from metricore.metrics.meteor15.data import load_data
-from metricore.metrics.meteor15.matchers import line_info
 from metricore.metrics.meteor15.normalize import JAVA_TRIM
 from metricore.metrics.meteor15.paraphrase import index_ready, load_paraphrases
 from metricore.metrics.meteor15.score import (
     N_STATS,
     Stats,
     aggregate,
-    best_line,
     contribution,
     meteor_score,
     prepare,
@@ -140,16 +138,16 @@ def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> M
         for j, r in enumerate(refs[i]):
             _check_line(r, f"references[{i}][{j}]")
     parts = [score_line_parts(p, rs) for p, rs in zip(preds, refs)]
+    # one backend for the whole call (dispatch.backend() says which and why)
+    impl = dispatch.implementation()
     # each distinct line is prepared and analysed once (captions repeat across images)
     words = {t: prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)}
-    lines = dict(zip(words, line_info(list(words.values()))))
+    lines = dict(zip(words, impl.line_info(list(words.values()))))
     segments = [(lines[hyp], [lines[r] for r in jar_refs]) for hyp, jar_refs in parts]
-    compiled = fast.score_segments(segments) if fast.compiled() else [None] * len(segments)
     statistics: list[Stats] = []
     scores: list[float] = []
     chosen: list[int] = []
-    for (_, jar_refs), rs, segment, done in zip(parts, refs, segments, compiled):
-        k, st, score = done if done is not None else best_line(*segment)
+    for (_, jar_refs), rs, (k, st, score) in zip(parts, refs, impl.score_segments(segments)):
         # the index into the caller's references (the jar may have split one on "|||")
         chosen.append(k if len(jar_refs) == len(rs) else -1)
         statistics.append(st)

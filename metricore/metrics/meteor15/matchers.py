@@ -14,19 +14,18 @@ calls in bounded caches.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-import numpy as np
-
-from metricore.metrics.meteor15 import native
 from metricore.metrics.meteor15.data import load_data, synset_ids
 from metricore.metrics.meteor15.normalize import java_lower
 from metricore.metrics.meteor15.paraphrase import MAX_PHRASE, load_paraphrases
 from metricore.metrics.meteor15.stem import stem
 
 __all__ = [
+    "ALIGN_WEIGHTS",
     "EXACT",
+    "MODULES",
     "PARAPHRASE",
     "STEM",
     "SYNONYM",
@@ -35,13 +34,15 @@ __all__ = [
     "candidate_matches",
     "java_hash",
     "line_info",
+    "walk_state",
     "word_analysis",
 ]
 
 EXACT, STEM, SYNONYM, PARAPHRASE = 0, 1, 2, 3
+MODULES = (EXACT, STEM, SYNONYM, PARAPHRASE)
 # the aligner's own module weights (MeteorScorer.loadConfiguration), distinct from the
 # scoring weights; the beam adds them to an int, so they truncate
-_ALIGN_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
+ALIGN_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
 
 
 class Match(NamedTuple):
@@ -61,7 +62,7 @@ class Match(NamedTuple):
 
     @classmethod
     def make(cls, start: int, length: int, match_start: int, match_length: int, module: int) -> Match:
-        w = _ALIGN_WEIGHTS[module]
+        w = ALIGN_WEIGHTS[module]
         return cls(
             ((1 << length) - 1) << start,
             ((1 << match_length) - 1) << match_start,
@@ -167,6 +168,12 @@ def _forget_grams_if_full() -> None:
         _gram_count = 0
 
 
+def walk_state() -> tuple[dict[str, _Entry], tuple[int, int]]:
+    """The n-gram trie the line walks read (cleared, never replaced) and its marker of an
+    n-gram not looked up yet: what a compiled walk (``backend_c``) reads."""
+    return _GRAM_TRIE, _UNKNOWN
+
+
 def _remember(phrase: tuple[str, ...], gram: tuple[int, int] | None) -> None:
     global _gram_count
     level = _GRAM_TRIE
@@ -189,7 +196,10 @@ class Line:
     """What the matchers and the scorer need of one line (prepared words).
 
     Held in tuples and dicts of numbers, which the garbage collector stops tracking, so
-    that the lines of a large corpus add little to every collection.
+    that the lines of a large corpus add little to every collection. A backend may walk the
+    paraphrase index its own way (:func:`line_info` takes the class to make): a subclass
+    overrides :meth:`walk` and the :attr:`nodes`, :attr:`found` and :attr:`found_at` it
+    gives.
     """
 
     __slots__ = (
@@ -200,7 +210,6 @@ class Line:
         "_hashes",
         "_nodes",
         "info",
-        "packed",
         "rel",
         "words",
     )
@@ -213,13 +222,10 @@ class Line:
         self._function: tuple[bool, ...] | None = None
         # set by walk(): (start, word count, trie node) of every node the trie walks reach,
         # in the jar's order; the ids of the paraphrases the line contains, and the positions
-        # (ascending) of each (tuples, not a dict, so the collector stops tracking them).
-        # The C walk keeps them packed instead (four int32 byte strings: the triples, the ids,
-        # each id's position count, the positions), unpacked here on first use.
+        # (ascending) of each (tuples, not a dict, so the collector stops tracking them)
         self._nodes: tuple[tuple[int, int, int], ...] | None = None
         self._found: tuple[int, ...] = ()
         self._found_at: tuple[tuple[int, ...], ...] = ()
-        self.packed: tuple[bytes, bytes, bytes, bytes] | None = None
         # while n-grams are looked up: per position, its (nodes, paraphrase ids) once walked
         self._done: list[tuple[list[tuple[int, int, int]], list[int]] | None] | None = None
         # as a hypothesis (created on first use: references need none): the analysis of
@@ -229,34 +235,19 @@ class Line:
 
     @property
     def nodes(self) -> tuple[tuple[int, int, int], ...]:
-        if self._nodes is None:
-            self._unpack()
-        return self._nodes  # type: ignore[return-value]
+        """(start, word count, trie node) of every node the trie walks reach, in the jar's
+        order (none before the line is walked)."""
+        return self._nodes if self._nodes is not None else ()
 
     @property
     def found(self) -> tuple[int, ...]:
-        if self._nodes is None:
-            self._unpack()
+        """The ids of the paraphrases the line contains."""
         return self._found
 
     @property
     def found_at(self) -> tuple[tuple[int, ...], ...]:
-        if self._nodes is None:
-            self._unpack()
+        """The positions (ascending) of each of :attr:`found`."""
         return self._found_at
-
-    def _unpack(self) -> None:
-        if self.packed is None:  # not walked
-            self._nodes = ()
-            return
-        flat, found, counts, positions = (np.frombuffer(b, dtype=np.int32).tolist() for b in self.packed)
-        self._nodes = tuple(zip(flat[0::3], flat[1::3], flat[2::3]))
-        self._found = tuple(found)
-        at, k = [], 0
-        for c in counts:
-            at.append(tuple(positions[k : k + c]))
-            k += c
-        self._found_at = tuple(at)
 
     @property
     def hashes(self) -> tuple[int, ...]:
@@ -358,33 +349,23 @@ class Line:
         return True
 
 
-def line_info(lines: Sequence[tuple[str, ...]]) -> list[Line]:
-    """The :class:`Line` of each line; equal word tuples share one."""
+def line_info(lines: Sequence[tuple[str, ...]], make: Callable[[tuple[str, ...]], Line] = Line) -> list[Line]:
+    """The line (made by ``make``: :class:`Line` or a backend's subclass) of each line,
+    walked; equal word tuples share one."""
     _forget_grams_if_full()
     made: dict[tuple[str, ...], Line] = {}
     out = []
     for words in lines:
         line = made.get(words)
         if line is None:
-            line = made[words] = Line(words)
+            line = made[words] = make(words)
         out.append(line)
     # walk every line; the n-grams met for the first time are looked up together, and the
     # lines that met them walked again (each round reaches at least one word further)
     todo = list(made.values())
-    compiled = native.compiled()
     while todo:
         unknown: set[tuple[str, ...]] = set()
-        if compiled is None:
-            todo = [line for line in todo if not line.walk(unknown)]
-        else:  # the same walk in C (a line met unknown n-grams is walked again whole)
-            walk, rest = compiled.walk_line, []
-            for line in todo:
-                walked = walk(line.words, _GRAM_TRIE, _UNKNOWN, unknown, MAX_PHRASE)
-                if walked is None:
-                    rest.append(line)
-                else:
-                    line.packed = walked
-            todo = rest
+        todo = [line for line in todo if not line.walk(unknown)]
         if unknown:
             phrases = sorted(unknown)
             grams = load_paraphrases().grams([" ".join(p) for p in phrases])

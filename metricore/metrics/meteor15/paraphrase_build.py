@@ -33,7 +33,7 @@ from types import ModuleType
 
 import numpy as np
 
-from metricore.metrics.meteor15.native import ENV_PURE_PYTHON
+from metricore.metrics.meteor15.builds import pure_python_requested, stale_build
 
 __all__ = ["MAX_PHRASE", "build", "build_index", "compiled_builder", "key_position", "phrase_key"]
 
@@ -55,30 +55,15 @@ except ImportError:  # no compiler when the package was installed
     _built = None
 
 
-def _stale(module: ModuleType | None) -> bool:
-    """Whether ``module`` was compiled from another version of the ``_paraphrase.c`` beside
-    it (an editable install whose source changed): it must not run then."""
-    source = os.path.join(os.path.dirname(__file__), "_paraphrase.c")
-    if module is None or not os.path.exists(source):  # a wheel ships no source
-        return False
-    with open(source, "rb") as f:
-        return getattr(module, "SOURCE_HASH", "") != hashlib.sha256(f.read()).hexdigest()[:16]
-
-
-if _stale(_built):
-    warnings.warn(
-        "meteor 1.5: the compiled paraphrase parser is older than its source, so the Python parser "
-        "is used; rebuild it with `pip install --no-deps -e .` (or `bash scripts/setup`)",
-        RuntimeWarning,
-        stacklevel=1,
-    )
+if _built is not None and (_STALE := stale_build(_built, "_paraphrase.c", "the compiled paraphrase parser")):
+    warnings.warn(_STALE, RuntimeWarning, stacklevel=1)
     _built = None
 
 
 def compiled_builder() -> ModuleType | None:
     """The compiled parser when it is built, current and not switched off by
     ``METRICORE_METEOR15_PURE_PYTHON=1``, else ``None``."""
-    if _built is None or os.environ.get(ENV_PURE_PYTHON, "") not in ("", "0"):
+    if _built is None or pure_python_requested() is not None:
         return None
     return _built
 

@@ -7,6 +7,9 @@ index), :mod:`.normalize` (``-norm``), :mod:`.stem` (Snowball English), :mod:`.m
 the paraphrase walk run in one of two backends offering the same functions,
 :mod:`.backend_py` (the modules above, as written) and :mod:`.backend_c` (the optional C
 extension ``_fast``); :mod:`.dispatch` chooses, and :func:`backend` says which and why.
+:mod:`.paraphrase_build` builds the paraphrase index (the optional extension ``_paraphrase``
+parses the table); :mod:`.status` reports the data's state (:func:`data_status`) and prepares
+it ahead; :mod:`.builds` says whether a compiled extension may run.
 """
 
 from metricore.metrics.meteor15.api import (
@@ -18,9 +21,12 @@ from metricore.metrics.meteor15.api import (
     prepare_data,
 )
 from metricore.metrics.meteor15.dispatch import backend
+from metricore.metrics.meteor15.status import DataStatus, data_status
 
 __all__ = [
+    "DataStatus",
     "METEOR15Result",
+    "data_status",
     "backend",
     "compute_meteor_1_5",
     "corpus_statistic",

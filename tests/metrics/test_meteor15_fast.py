@@ -122,7 +122,6 @@ def test_a_build_with_other_constants_is_refused(
 @needs_build
 def test_a_stale_build_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     from metricore.metrics.meteor15 import _fast  # type: ignore[attr-defined]
-
     from metricore.metrics.meteor15.builds import stale_build
 
     assert stale_build(_fast, "_fast.c", "the compiled extension") is None

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import os
 import re
 import shutil
 import subprocess
@@ -82,17 +83,18 @@ def build_wheel(dest: Path, repo: Path = REPO) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="metricore-src-") as tmp:
         src = Path(tmp)
-        for name in ("pyproject.toml", "README.md", "LICENSE"):
+        for name in ("pyproject.toml", "setup.cfg", "setup.py", "README.md", "LICENSE"):
             if (repo / name).is_file():
                 shutil.copy2(repo / name, src / name)
-        for package in ("metricore", "metricore_hf"):
+        for package in ("metricore", "metricore_hf", "metrics"):
             shutil.copytree(
-                # no compiled extension of this machine: the wheel stays py3-none-any (without
-                # setup.py no extension is built), and METEOR 1.5 takes its Python path there
+                # no compiled extension of this machine: the wheel stays py3-none-any
+                # (METRICORE_PURE_PYTHON_BUILD), and METEOR 1.5 takes its Python path there
                 repo / package,
                 src / package,
                 ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"),
             )
+        env = {**os.environ, "METRICORE_PURE_PYTHON_BUILD": "1"}
         base = [
             sys.executable,
             "-m",
@@ -107,9 +109,9 @@ def build_wheel(dest: Path, repo: Path = REPO) -> Path:
         try:
             import setuptools  # noqa: F401
 
-            subprocess.run([*base[:4], "--no-build-isolation", *base[4:]], check=True)
+            subprocess.run([*base[:4], "--no-build-isolation", *base[4:]], check=True, env=env)
         except ImportError:
-            subprocess.run(base, check=True)
+            subprocess.run(base, check=True, env=env)
     wheels = sorted(dest.glob("metricore-*.whl"))
     if len(wheels) != 1:
         raise RuntimeError(

@@ -95,12 +95,10 @@ def _meteor15() -> dict[str, Any]:
 
 def diagnose() -> dict[str, Any]:
     """Everything ``metricore doctor`` prints, as data."""
-    import metricore
-
     return {
         "metricore": __version__,
         "python": f"{platform.python_version()} ({sys.executable})",
-        "installed_at": str(Path(metricore.__file__).resolve().parent),
+        "installed_at": str(Path(__file__).resolve().parents[1]),
         "packages": {name: _version(name) for name in PACKAGES},
         "meteor_1_5": _meteor15(),
         "wordnet": _wordnet(),

@@ -167,8 +167,10 @@ def parse_text_cell(text: str, *, structured: bool, list_cell: bool) -> Any:
 
     ``structured``: the cell is read as tagged JSON (:func:`from_json`) when it parses, as
     plain text otherwise. ``list_cell`` (a references cell): a JSON list (``["a", "b"]``)
-    gives several gold answers; any other text is one answer. The fallbacks to plain text
-    are deliberate: a cell such as ``[sic] answer`` is an answer, not a malformed list.
+    gives several gold answers, a JSON object a reference record (``{"answers": [...],
+    "answer_type": ...}``: DUDE, VQA annotations); any other text is one answer. The
+    fallbacks to plain text are deliberate: a cell such as ``[sic] answer`` is an answer, not
+    a malformed list.
     """
     if structured:
         try:
@@ -179,12 +181,16 @@ def parse_text_cell(text: str, *, structured: bool, list_cell: bool) -> Any:
             return text
         check_depth(value, "cell")
         return untag(value)
-    if list_cell and text.lstrip().startswith("["):
+    opened = text.lstrip()[:1]
+    if list_cell and opened in ("[", "{"):
         try:
-            value = json.loads(text)
+            value = loads_strict(text)
+        except DuplicateKeyError:
+            raise
         except (ValueError, RecursionError):
             return text
-        if isinstance(value, list):
+        if isinstance(value, list if opened == "[" else dict):
+            check_depth(value, "cell")
             return value
     return text
 

@@ -7,7 +7,7 @@ also works), ids are carried (rows of one file pair with themselves), and an err
 line. A table or CSV row has a ``prediction`` and a ``references`` cell: ``references``
 holding a JSON list (``["Coca Cola", "Coca Cola Company"]``) gives several gold answers, any
 other text one gold answer (``[""]`` for an empty gold: fully blank table rows are
-skipped). For a config whose canonical input is structured (ANLS*, DUDE) both cells are read
+skipped); a JSON object is a reference record (``{"answers": [...], ...}``). For a config whose canonical input is structured (ANLS*, DUDE) both cells are read
 as JSON when they parse (tuples written ``{"__tuple__": [...]}``) and as text otherwise.
 """
 
@@ -58,6 +58,8 @@ def value_to_cell(value: Any, structured: bool, is_reference: bool) -> str:
         return json.dumps([value], ensure_ascii=False)
     if structured:
         return to_json(value)
+    if isinstance(value, dict):  # a reference record
+        return json.dumps(value, ensure_ascii=False)
     return json.dumps(list(value), ensure_ascii=False)
 
 

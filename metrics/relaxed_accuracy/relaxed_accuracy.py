@@ -42,8 +42,8 @@ Returns:
     scores: 1.0 or 0.0 per question.
     signature: reproducibility signature (metric, variant, non-default options, version).
 Examples:
-    >>> import evaluate
-    >>> relaxed = evaluate.load("metrics/relaxed_accuracy")
+    >>> import metricore_hf
+    >>> relaxed = metricore_hf.load("relaxed_accuracy")
     >>> relaxed.compute(predictions=["12.5%", "10.6", "0.0"], references=["0.125", "10", "0"])["scores"]
     [1.0, 0.0, 0.0]
 """

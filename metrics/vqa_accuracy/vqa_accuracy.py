@@ -48,8 +48,8 @@ Returns:
     scores: the score of each question; columns.matches: how many human answers match.
     signature: reproducibility signature (metric, variant, version).
 Examples:
-    >>> import evaluate
-    >>> vqa = evaluate.load("metrics/vqa_accuracy")
+    >>> import metricore_hf
+    >>> vqa = metricore_hf.load("vqa_accuracy")
     >>> r = vqa.compute(predictions=["Two dogs."], references=[["2 dogs"] * 3 + ["two dogs"] * 2 + ["dogs"] * 5])
     >>> r["accuracy"], r["official"]["overall"]
     (1.0, 100.0)

@@ -12,6 +12,18 @@ from .servers import ROOT
 pytest.importorskip("gradio")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _prepared():
+    """METEOR 1.5's one-time data built first, as a deployment would (until it is there a
+    Space scores the COCO table without METEOR: tests/spaces/test_spaces_limits.py)."""
+    from metricore.metrics.coco_caption import meteor_1_5_available
+
+    if meteor_1_5_available():
+        from metricore.metrics.meteor15 import prepare_data
+
+        prepare_data()
+
+
 @pytest.mark.filterwarnings("ignore:cider. one image:UserWarning")
 @pytest.mark.parametrize("name", row_metrics())
 def test_examples_load_into_the_table_losslessly(name):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import os
 import re
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from metricore.core.pairing import IdMismatch, pair_ids
+from metricore.core.pairing import SPILL_ROWS, Batch, IdMismatch, pair_ids, pair_stream
 from metricore.core.structured import MAX_DEPTH, TUPLE_TAG, DuplicateKeyError, from_json, parse_text_cell
 
 try:  # the fast JSON parser; every line it cannot vouch for goes to the standard library's
@@ -69,6 +70,7 @@ __all__ = [
     "read_rows",
     "column",
     "pair_columns",
+    "pair_rows",
     "progress_bar",
 ]
 
@@ -631,13 +633,16 @@ def read_rows(
     records_only: bool = False,
     batch_rows: int = BATCH_ROWS,
     progress: bool | None = False,
+    name: str | None = None,
 ) -> Iterator[Rows]:
     """The ``role`` side of a file (as :func:`column` takes it from :func:`read_records`), in
     batches of ``batch_rows`` rows, read as a stream: JSONL and CSV hold one batch in memory
     at a time; a ``.json`` file is one document, read whole. Errors as :func:`read_records`
-    and :func:`column` raise them, for the first bad row met."""
+    and :func:`column` raise them, for the first bad row met. ``name``: how messages name the
+    file (default: its path)."""
     kind = detect_format(path, fmt)
-    name = "<stdin>" if str(path) == STDIN else str(path)
+    if name is None:
+        name = "<stdin>" if str(path) == STDIN else str(path)
     side = _Side(role, fields, records_only)
     values: list[Any] = []
     ids: list[Any] = []
@@ -721,3 +726,72 @@ def pair_columns(predictions: Column, references: Column) -> Paired:
         list(predictions.where),
         list(references.where),
     )
+
+
+def pair_rows(
+    predictions: Iterable[Rows],
+    references: Iterable[Rows],
+    *,
+    reopen: Callable[[], tuple[Iterable[Rows], Iterable[Rows]]] | None = None,
+    spill_rows: int = SPILL_ROWS,
+    folder: str | os.PathLike[str] | None = None,
+) -> Iterator[Paired]:
+    """:func:`pair_columns` for two streams of batches (:func:`read_rows`): the paired rows
+    batch by batch, in the reference order, with the same errors. By id when both sides have
+    ids (:func:`~metricore.core.pairing.pair_stream`, which spills to disk past ``spill_rows``
+    rows and needs ``reopen()`` to give both streams again when the ids do not pair), by
+    position when neither has. An error that needs every row (unmatched ids, row counts) is
+    raised after the last paired batch."""
+    preds, refs = iter(predictions), iter(references)
+    first_pred, first_ref = next(preds, None), next(refs, None)
+    pred_ids = first_pred is not None and first_pred.ids is not None
+    ref_ids = first_ref is not None and first_ref.ids is not None
+    if pred_ids != ref_ids:
+        has, lacks = (first_pred, first_ref) if pred_ids else (first_ref, first_pred)
+        assert has is not None
+        raise InputError(
+            f"{has.where[0]} has ids but {lacks.where[0] if lacks is not None else 'the other file'} has none; "
+            "give ids on both sides (matched by id) or on neither (paired by position)"
+        )
+    pred_stream = preds if first_pred is None else itertools.chain([first_pred], preds)
+    ref_stream = refs if first_ref is None else itertools.chain([first_ref], refs)
+    if pred_ids:
+
+        def batches(rows: Iterable[Rows]) -> Iterator[Batch]:
+            return ((r.values, r.ids or [], r.where) for r in rows)
+
+        def again() -> tuple[Iterable[Batch], Iterable[Batch]]:
+            if reopen is None:
+                raise ValueError("pair_rows: the ids do not pair, and the streams cannot be read again")
+            p, r = reopen()
+            return batches(p), batches(r)
+
+        try:
+            for pv, rv, ids, pw, rw in pair_stream(
+                batches(pred_stream), batches(ref_stream), reopen=again, spill_rows=spill_rows, folder=folder
+            ):
+                yield Paired(pv, rv, ids, pw, rw)  # type: ignore[arg-type]
+        except IdMismatch as err:
+            raise InputError(
+                err.describe(
+                    where_left=err.where_left.__getitem__,  # type: ignore[attr-defined]
+                    where_right=err.where_right.__getitem__,  # type: ignore[attr-defined]
+                )
+            ) from None
+        return
+    n = m = 0
+    last_pred = last_ref = None
+    for pb, rb in itertools.zip_longest(pred_stream, ref_stream):
+        if pb is not None:
+            n += len(pb.values)
+            last_pred = pb.where[-1]
+        if rb is not None:
+            m += len(rb.values)
+            last_ref = rb.where[-1]
+        if n == m and pb is not None and rb is not None:
+            yield Paired(pb.values, rb.values, None, pb.where, rb.where)  # type: ignore[arg-type]
+    if n != m:
+        raise InputError(
+            f"{n} predictions but {m} references (rows pair by position when there are no ids); "
+            f"last prediction: {last_pred or 'none'}, last reference: {last_ref or 'none'}"
+        )

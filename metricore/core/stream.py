@@ -119,7 +119,8 @@ class StreamScorer:
     ``add(predictions, references)`` returns the batch's own result when the metric streams
     (for its per-sample rows: the same per-item numbers as the whole input's result), else
     ``None`` (the rows are held, :attr:`held`, and scored in :meth:`finish`). A row the core
-    refuses raises its ``TypeError``/``ValueError`` with the row's index in the whole input.
+    refuses raises the core's error, which names the row by its index in the batch
+    (:func:`shift_indices` gives the index in the whole input).
     """
 
     def __init__(self, bound: Any) -> None:
@@ -135,7 +136,6 @@ class StreamScorer:
         self._refs: list[Any] = []
 
     def add(self, predictions: list[Any], references: list[Any]) -> Any:
-        offset = self.n
         self.n += len(predictions)
         if not self.held and self.stream is not None and self.stream.accepts is not None and not self._parts:
             self.held = not self.stream.accepts(self.config, predictions, references, self.options)
@@ -143,10 +143,7 @@ class StreamScorer:
             self._preds.extend(predictions)
             self._refs.extend(references)
             return None
-        try:
-            stats = self.stream.items(self.config, predictions, references, self.options)
-        except (TypeError, ValueError) as err:
-            raise type(err)(shift_indices(str(err), offset)) from err
+        stats = self.stream.items(self.config, predictions, references, self.options)
         result = self.stream.finish(self.config, stats, self.options, True)
         self._parts.append(stats.without_text())
         return result

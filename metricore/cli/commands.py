@@ -51,7 +51,9 @@ from typing import Any, NoReturn
 from metricore import registry
 from metricore._version import __version__
 from metricore.core.files import write_atomic
+from metricore.core.pairing import SPILL_ROWS
 from metricore.core.records import (
+    BATCH_ROWS,
     FORMATS,
     FieldNames,
     InputError,
@@ -303,7 +305,32 @@ def _add_score(sub: Any) -> None:
     p.add_argument(
         "--indent", type=int, default=2, help="JSON indent of the result (default 2; -1: one line)"
     )
+    p.add_argument(
+        "--batch-rows",
+        type=_positive,
+        default=BATCH_ROWS,
+        metavar="N",
+        help=f"rows read and scored at a time (default {BATCH_ROWS:,})",
+    )
+    p.add_argument(
+        "--spill-rows",
+        type=_positive,
+        default=SPILL_ROWS,
+        metavar="N",
+        help="rows of each file held in memory while pairing files whose ids are in different orders; "
+        f"past that, the pairing spills to a temporary directory (default {SPILL_ROWS:,})",
+    )
     p.set_defaults(func=_score)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -411,7 +438,7 @@ class _ScoreRun:
         at the end (held rows). Sets :attr:`result` (without per-item columns when streamed)."""
         held_ids: list[Any] = []
         held_where: tuple[list[str], list[str]] = ([], [])
-        for paired in pair_rows(*self._sides(), reopen=self._sides):
+        for paired in pair_rows(*self._sides(), reopen=self._sides, spill_rows=self.args.spill_rows):
             self.by_id = paired.ids is not None
             offset = self.n
             self.n += len(paired.predictions)

@@ -175,10 +175,9 @@ class _Unique:
     def _spill(self) -> None:
         if not self.parts:
             return
-        h = np.sort(np.concatenate(self.parts))
+        h = np.sort(np.concatenate(self.parts).view(np.uint64))
         self.parts, self.held, self.spilled = [], 0, True
-        top = (h.view(np.uint64) >> np.uint64(58)).astype(np.int64)  # 64 partitions, sorted runs
-        cuts = np.searchsorted(top, np.arange(_PARTS + 1))
+        cuts = np.searchsorted(h >> np.uint64(58), np.arange(_PARTS + 1, dtype=np.uint64))  # 64 sorted runs
         for k in range(_PARTS):
             if cuts[k] < cuts[k + 1]:
                 with open(self.folder / f"{self.tag}{k}", "ab") as handle:
@@ -192,7 +191,7 @@ class _Unique:
         for k in range(_PARTS):
             path = self.folder / f"{self.tag}{k}"
             if path.exists():
-                h = np.sort(np.fromfile(path, dtype=np.int64))
+                h = np.sort(np.fromfile(path, dtype=np.uint64))
                 if np.any(h[1:] == h[:-1]):
                     return True
         return False

@@ -1194,6 +1194,7 @@ METRIC_MODULES = (
     ("bench_meteor15", 5_000, 500, "images x 5 references"),
     ("bench_pycocoevalcap", 5_000, 500, "images x 5 references"),
     ("bench_significance", 100_000, 10_000, "items (1,000 resamples)"),
+    ("bench_cli", 1_000_000, 100_000, "ANLS rows (JSONL, ids, 2 references)"),
 )
 
 

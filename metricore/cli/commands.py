@@ -38,7 +38,6 @@ import argparse
 import contextlib
 import importlib
 import json
-import math
 import os
 import re
 import shutil
@@ -168,19 +167,21 @@ def per_sample_rows(result: MetricResult, paired: Paired, offset: int = 0) -> It
     (plus ``offset``, for a batch of a stream), ``id`` (the record's, else the one the rows
     were matched by), ``prediction``, the item's ``references``, ``score`` and the metric's
     extras, and the ``closest`` gold where the metric has one."""
+    ids, references = paired.ids, paired.references
     for record in result.per_item():
-        i = record["index"]
+        i = record.pop("index")
         row: dict[str, Any] = {"index": i + offset}
-        item_id = (
-            record["id"] if record["id"] is not None else (None if paired.ids is None else paired.ids[i])
-        )
+        item_id = record.pop("id")
+        if item_id is None and ids is not None:
+            item_id = ids[i]
         if item_id is not None:
             row["id"] = item_id
-        row["prediction"] = record["prediction"]
-        row["references"] = paired.references[i]
-        row.update((k, v) for k, v in record.items() if k not in ("index", "id", "prediction", "closest"))
-        if record["closest"] is not None:
-            row["closest"] = record["closest"]
+        row["prediction"] = record.pop("prediction")
+        row["references"] = references[i]
+        closest = record.pop("closest")
+        row.update(record)
+        if closest is not None:
+            row["closest"] = closest
         yield row
 
 
@@ -189,36 +190,18 @@ def dumps(value: Any, **kwargs: Any) -> str:
     but a lone surrogate (which the metrics accept in a str, and UTF-8 cannot encode) is
     written as its escape (:func:`~metricore.core.structured.escape_surrogates`); non-finite
     numbers are ``"nan"``, ``"inf"``, ``"-inf"`` (:func:`~metricore.core.structured.jsonable`).
-    A flat row (a per-sample row of texts and finite numbers) is written by orjson, compact;
-    anything else, or with ``kwargs`` (``indent``), by the standard library."""
-    if not kwargs and _fast_dumps is not None and _flat(value):
+    Without ``kwargs`` (``indent``), orjson writes it (compact) when it can vouch for the
+    same JSON values; anything else goes to the standard library."""
+    if not kwargs and _fast_dumps is not None:
         try:
-            return _fast_dumps(value).decode("utf-8")
-        except TypeError:  # a lone surrogate: orjson refuses it
+            text = _fast_dumps(value)
+        except TypeError:  # a lone surrogate, a number past 64 bits, a numpy value: below
             pass
-    return escape_surrogates(json.dumps(jsonable(value), ensure_ascii=False, **kwargs))
-
-
-def _flat(value: Any) -> bool:
-    """A dict of str keys whose values are str, int, bool, None, finite floats or lists of
-    str (what orjson writes as the standard library does, once parsed back)."""
-    if type(value) is not dict:
-        return False
-    for key, item in value.items():
-        kind = type(item)
-        if type(key) is not str:
-            return False
-        if kind is str or kind is int or kind is bool or item is None:
-            continue
-        if kind is float:
-            if not math.isfinite(item):
-                return False
-        elif kind is list:
-            if not all(type(x) is str for x in item):
-                return False
         else:
-            return False
-    return True
+            # orjson writes NaN and infinities as null: text without "null" had none
+            if b"null" not in text:
+                return text.decode("utf-8")
+    return escape_surrogates(json.dumps(jsonable(value), ensure_ascii=False, **kwargs))
 
 
 # --------------------------------------------------------------------------------------------

@@ -222,6 +222,20 @@ def _fast_keys(value: Any) -> int:
         return 0
     if kind is float:
         return -1
+    if kind is dict and TUPLE_TAG not in value:
+        # the common record: values that are str or lists of str, read without the walk
+        for child in value.values():
+            if type(child) is str:
+                continue
+            if type(child) is list:
+                for x in child:
+                    if type(x) is not str:
+                        break
+                else:
+                    continue
+            break
+        else:
+            return len(value)
     keys = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
@@ -649,12 +663,23 @@ def read_rows(
     if kind == "jsonl":
         numbers: list[int] = []
         take = side.take
+        names, id_names = side.names, side.id_names
         for number, value in _jsonl_values(_lines(path, progress), name):
-            if type(value) is dict and not records_only:
-                # the common record {"id": ..., "<role>": ...}, taken without a call
-                pick = next((n for n in side.names if n in value), None)
-                rid = next((value[n] for n in side.id_names if n in value), None)
-                if pick is not None and type(rid) is str and rid and side.with_id is not None:
+            if type(value) is dict and not records_only and side.with_id is not None:
+                # the common record {"id": ..., "<role>": ...} of a file with ids, taken
+                # without a call (the same as take() for it)
+                for pick in names:
+                    if pick in value:
+                        break
+                else:
+                    pick = None
+                for id_name in id_names:
+                    if id_name in value:
+                        rid = value[id_name]
+                        break
+                else:
+                    rid = None
+                if pick is not None and type(rid) is str and rid:
                     values.append(value[pick])
                     ids.append(rid)
                     numbers.append(number)

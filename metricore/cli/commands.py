@@ -9,8 +9,20 @@ headline numbers and its ``signature``. ``--per-sample`` writes one JSON line pe
 item (``index``, ``id``, ``prediction``, ``references``, the item's score(s), ``closest``
 gold where the metric reports it). File formats, field names and id matching:
 :mod:`metricore.core.records`. ``--option`` values are JSON when they parse (``threshold=0.4``,
-``lowercase=true``), text otherwise. A progress bar is shown on stderr while long files are
-read, only when stderr is a terminal (``--progress``/``--no-progress`` to force).
+``lowercase=true``), text otherwise. A progress bar (rows done, rows/s) is shown on stderr
+for long runs, only when stderr is a terminal (``--progress``/``--no-progress`` to force).
+
+Streaming: JSONL and CSV files are read, paired and scored ``--batch-rows`` rows at a time
+(:class:`_ScoreRun`). Metrics whose spec declares a stream (:mod:`metricore.core.stream`:
+ANLS, 1-NED, METEOR except ``meteor_1_5``) keep only a few numbers per row, so memory stays
+bounded by the batch; their result is the in-memory result (same code, same statistics).
+The others (CIDEr, the COCO caption table, token F1, ``meteor_1_5``: corpus statistics or
+id matching inside the metric) hold their rows and score them at the end. Files whose ids
+are in the same order pair as they are read; otherwise the pairing is a hash join spilled
+to a temporary directory past ``--spill-rows`` rows per file, re-ordered by reference
+position, with the same errors for missing, extra and repeated ids (raised after the last
+row was read). A ``.json`` file is one document, read whole. On any error no per-sample
+file is written (an existing one is kept as it was).
 
 Exit codes:
 
@@ -43,7 +55,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -95,6 +107,7 @@ __all__ = [
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_DATA, EXIT_IO, EXIT_RESOURCE = 0, 1, 2, 3, 4, 5
 
+_fast_dumps: Callable[[Any], bytes] | None
 try:  # per-sample rows by the fast encoder (same JSON values; the standard library otherwise)
     from orjson import dumps as _fast_dumps
 except ImportError:  # pragma: no cover - orjson is a dependency
@@ -247,7 +260,10 @@ def _add_score(sub: Any) -> None:
     p = sub.add_parser(
         "score",
         help="score a predictions file against a references file (JSON result on stdout)",
-        description="Score predictions against references; JSON result on stdout. "
+        description="Score predictions against references; JSON result on stdout. Rows are read, "
+        "paired and scored in batches; metrics with per-item statistics (ANLS, 1-NED, METEOR) keep "
+        "a few numbers per row, the others (CIDEr, COCO caption, token F1, meteor_1_5) hold their "
+        "rows until the end. On an error no per-sample file is written. "
         "Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 unreadable or "
         "unwritable file, 5 missing resource.",
     )

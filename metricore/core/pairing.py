@@ -341,12 +341,12 @@ def _diagnose(left: Iterable[Batch], right: Iterable[Batch], bound: int, folder:
             lists[kind] = []
             continue
         pos, rid, where, first, first_where = p.best
-        ids, wheres = (
+        at, wheres = (
             (left_ids, where_left) if kind in ("repeated_left", "extra") else (right_ids, where_right)
         )
-        ids[pos], wheres[pos] = rid, where
+        at[pos], wheres[pos] = rid, where
         if kind.startswith("repeated"):
-            ids[first], wheres[first] = rid, first_where
+            at[first], wheres[first] = rid, first_where
             lists[kind] = [(pos, first)]
         else:
             lists[kind] = [pos]

@@ -372,3 +372,20 @@ def test_pair_rows_by_position_equals_pair_columns(tmp_path):
     assert [x for g in got for x in g.predictions] == want.predictions
     assert [x for g in got for x in g.references] == want.references
     assert [x for g in got for x in g.reference_where] == want.reference_where
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        {"index": 0, "prediction": "a", "score": float("nan")},
+        {"index": 1, "prediction": "a\ud800b", "score": 1.0},
+        {"index": 2, "prediction": None, "references": [1, [2]], "score": float("inf")},
+        {"index": 3, "prediction": "é", "references": ["x"], "score": 0.5, "big": 2**70},
+    ],
+)
+def test_dumps_fast_path_writes_the_standard_librarys_values(row, monkeypatch):
+    from metricore.cli import commands
+
+    fast = commands.dumps(row)
+    monkeypatch.setattr(commands, "_fast_dumps", None)
+    assert json.loads(fast) == json.loads(commands.dumps(row))

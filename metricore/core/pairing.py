@@ -139,8 +139,11 @@ def ids_text(ids: Sequence[Any], limit: int = 5) -> str:
 # Pairing two streams of rows by id, in bounded memory
 # --------------------------------------------------------------------------------------------
 
-#: rows a stream's pairing holds per side before it spills to disk
-SPILL_ROWS = 1 << 20
+#: rows a stream's pairing holds per side before it spills to disk (and the size of the
+#: buckets it re-orders by reference position)
+SPILL_ROWS = 1 << 18
+#: records a spill file's buffer holds before it is written (a buffer only saves writes)
+_BUFFER = 1 << 15
 #: partitions of a spilled side (rows with the same id land in the same one)
 _PARTS = 64
 
@@ -209,7 +212,7 @@ class _Spill:
     def add(self, key: int, record: Any) -> None:
         self.buffers.setdefault(key, []).append(record)
         self.held += 1
-        if self.held >= self.bound:
+        if self.held >= min(self.bound, _BUFFER):
             self.flush()
 
     def flush(self) -> None:

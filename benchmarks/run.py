@@ -1196,6 +1196,7 @@ METRIC_MODULES = (
     ("bench_pycocoevalcap", 5_000, 500, "images x 5 references"),
     ("bench_vqa", 200_000, 20_000, "questions x 10 answers"),
     ("bench_significance", 100_000, 10_000, "items (1,000 resamples)"),
+    ("bench_cli", 1_000_000, 100_000, "ANLS rows (JSONL, ids, 2 references)"),
 )
 
 

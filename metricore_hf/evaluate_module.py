@@ -29,6 +29,7 @@ The caller's lists are never modified: canonicalisation builds new lists.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import time
@@ -147,11 +148,18 @@ Preparer = Callable[[list[Any], list[Any], str, int], tuple[list[Any], list[Any]
 def prepare_strings(
     preds: list[Any], refs: list[Any], metric: str, start: int
 ) -> tuple[list[str], list[list[str]]]:
-    """String predictions; gold alternatives as lists (a bare str is one answer)."""
-    return (
-        check_strings(preds, metric, "predictions", start),
-        [string_alternatives(r, metric, start + i) for i, r in enumerate(refs)],
-    )
+    """String predictions; gold alternatives as lists (a bare str is one answer).
+
+    The common column (lists of str, or bare str) is checked in C-speed passes (the types of
+    the rows and of their golds, the empty lists); any other row goes through
+    :func:`string_alternatives`, which names the bad row."""
+    out_preds = check_strings(preds, metric, "predictions", start)
+    kinds = set(map(type, refs))
+    if kinds <= {list, str}:
+        golds = [[r] if type(r) is str else r for r in refs] if str in kinds else list(refs)
+        if set(map(type, itertools.chain.from_iterable(golds))) <= {str} and 0 not in map(len, golds):
+            return out_preds, golds
+    return out_preds, [string_alternatives(r, metric, start + i) for i, r in enumerate(refs)]
 
 
 def prepare_structured(
@@ -168,6 +176,22 @@ def prepare_structured(
 
 def decode_structured(column: Sequence[str]) -> list[Any]:
     return [from_json(x) for x in column]
+
+
+_STRING = datasets.Value("string")
+
+
+def _text_features(features: Any) -> bool:
+    """Whether every column is a string or a sequence of strings (what ``encode_batch`` leaves
+    as it is)."""
+    if not isinstance(features, datasets.Features) or set(features) != {"predictions", "references"}:
+        return False
+    for feature in features.values():
+        # a sequence (datasets.List, or the Sequence of older datasets) of one value type
+        inner = getattr(feature, "feature", feature)
+        if inner != _STRING or (inner is not feature and getattr(feature, "length", -1) != -1):
+            return False
+    return True
 
 
 def _utf8_ok(value: Any) -> bool:
@@ -340,7 +364,23 @@ class CoreMetric(evaluate.Metric):
             start = len(self)
             preds, refs = self._prepare(preds, refs, start)
             self._check_storable(preds, refs, start)
+            if not kwargs and self._write_typed(preds, refs):
+                return None
             return super().add_batch(predictions=preds, references=refs, **kwargs)
+
+    def _write_typed(self, preds: list[Any], refs: list[Any]) -> bool:
+        """Write prepared rows straight to the Arrow cache when the features are text columns
+        (a string, or a sequence of strings): ``datasets``' per-row ``encode_batch`` is the
+        identity on them once :meth:`_prepare` has checked every value's type, and was most of
+        the evaluate path's cost. ``False``: let ``evaluate`` encode (other features)."""
+        if self.writer is None:
+            batch = {"predictions": preds, "references": refs}
+            self.selected_feature_format = self._infer_feature_from_batch(batch)
+            self._init_writer()
+        if not _text_features(self.selected_feature_format):
+            return False
+        self.writer.write_batch({"predictions": preds, "references": refs})
+        return True
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check, canonicalise and cache one prediction and its reference."""

@@ -9,8 +9,20 @@ headline numbers and its ``signature``. ``--per-sample`` writes one JSON line pe
 item (``index``, ``id``, ``prediction``, ``references``, the item's score(s), ``closest``
 gold where the metric reports it). File formats, field names and id matching:
 :mod:`metricore.core.records`. ``--option`` values are JSON when they parse (``threshold=0.4``,
-``lowercase=true``), text otherwise. A progress bar is shown on stderr while long files are
-read, only when stderr is a terminal (``--progress``/``--no-progress`` to force).
+``lowercase=true``), text otherwise. A progress bar (rows done, rows/s) is shown on stderr
+for long runs, only when stderr is a terminal (``--progress``/``--no-progress`` to force).
+
+Streaming: JSONL and CSV files are read, paired and scored ``--batch-rows`` rows at a time
+(:class:`_ScoreRun`). Metrics whose spec declares a stream (:mod:`metricore.core.stream`:
+ANLS, 1-NED, METEOR except ``meteor_1_5``) keep only a few numbers per row, so memory stays
+bounded by the batch; their result is the in-memory result (same code, same statistics).
+The others (CIDEr, the COCO caption table, token F1, ``meteor_1_5``: corpus statistics or
+id matching inside the metric) hold their rows and score them at the end. Files whose ids
+are in the same order pair as they are read; otherwise the pairing is a hash join spilled
+to a temporary directory past ``--spill-rows`` rows per file, re-ordered by reference
+position, with the same errors for missing, extra and repeated ids (raised after the last
+row was read). A ``.json`` file is one document, read whole. On any error no per-sample
+file is written (an existing one is kept as it was).
 
 Exit codes:
 
@@ -40,25 +52,32 @@ import importlib
 import json
 import os
 import re
+import shutil
 import sys
-from collections.abc import Iterator, Mapping
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from metricore import registry
 from metricore.cli import version_text
 from metricore.core.files import write_atomic
+from metricore.core.pairing import SPILL_ROWS
 from metricore.core.records import (
+    BATCH_ROWS,
     FORMATS,
     FieldNames,
     InputError,
     Paired,
-    column,
-    pair_columns,
+    Rows,
+    pair_rows,
+    progress_bar,
     read_records,
+    read_rows,
 )
 from metricore.core.result import MetricResult
 from metricore.core.spec import BoundMetric, MetricSpec
+from metricore.core.stream import StreamScorer, shift_indices
 from metricore.core.structured import escape_surrogates, jsonable
 from metricore.lexicon.wordnet import WordNetNotFoundError
 
@@ -81,11 +100,18 @@ __all__ = [
     "read_input",
     "InputFileError",
     "score_paired",
+    "score_paired_error",
     "per_sample_rows",
     "main",
 ]
 
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_DATA, EXIT_IO, EXIT_RESOURCE = 0, 1, 2, 3, 4, 5
+
+_fast_dumps: Callable[[Any], bytes] | None
+try:  # per-sample rows by the fast encoder (same JSON values; the standard library otherwise)
+    from orjson import dumps as _fast_dumps
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _fast_dumps = None
 
 #: modules that add a subcommand (``add_parser(subparsers)``, ``run(args) -> int``)
 SUBCOMMANDS: tuple[str, ...] = (
@@ -141,32 +167,39 @@ def score_paired(bound: BoundMetric, paired: Paired) -> Any:
     try:
         return bound.run(paired.predictions, paired.references)
     except (TypeError, ValueError) as err:
-        message = str(err)
-        if _ROW.search(message) or re.search(
-            r"`(predictions|references)`|\bpredictions\b.*\breferences\b", message
-        ):
-            raise InputError(_locate(message, paired)) from err
-        raise UsageError(message) from err
+        score_paired_error(err, paired)
 
 
-def per_sample_rows(result: MetricResult, paired: Paired) -> Iterator[dict[str, Any]]:
-    """One dict per scored item from the result's :meth:`per_item` records: ``index``,
-    ``id`` (the record's, else the one the rows were matched by), ``prediction``, the item's
-    ``references``, ``score`` and the metric's extras, and the ``closest`` gold where the
-    metric has one."""
+def score_paired_error(err: Exception, paired: Paired) -> NoReturn:
+    """Raise the core's refusal ``err`` of ``paired`` as :func:`score_paired` words it."""
+    message = str(err)
+    if _ROW.search(message) or re.search(
+        r"`(predictions|references)`|\bpredictions\b.*\breferences\b", message
+    ):
+        raise InputError(_locate(message, paired)) from err
+    raise UsageError(message) from err
+
+
+def per_sample_rows(result: MetricResult, paired: Paired, offset: int = 0) -> Iterator[dict[str, Any]]:
+    """One dict per scored item from the result's :meth:`per_item` records: ``index``
+    (plus ``offset``, for a batch of a stream), ``id`` (the record's, else the one the rows
+    were matched by), ``prediction``, the item's ``references``, ``score`` and the metric's
+    extras, and the ``closest`` gold where the metric has one."""
+    ids, references = paired.ids, paired.references
     for record in result.per_item():
-        i = record["index"]
-        row: dict[str, Any] = {"index": i}
-        item_id = (
-            record["id"] if record["id"] is not None else (None if paired.ids is None else paired.ids[i])
-        )
+        i = record.pop("index")
+        row: dict[str, Any] = {"index": i + offset}
+        item_id = record.pop("id")
+        if item_id is None and ids is not None:
+            item_id = ids[i]
         if item_id is not None:
             row["id"] = item_id
-        row["prediction"] = record["prediction"]
-        row["references"] = paired.references[i]
-        row.update((k, v) for k, v in record.items() if k not in ("index", "id", "prediction", "closest"))
-        if record["closest"] is not None:
-            row["closest"] = record["closest"]
+        row["prediction"] = record.pop("prediction")
+        row["references"] = references[i]
+        closest = record.pop("closest")
+        row.update(record)
+        if closest is not None:
+            row["closest"] = closest
         yield row
 
 
@@ -174,7 +207,18 @@ def dumps(value: Any, **kwargs: Any) -> str:
     """JSON text that can always be written as UTF-8: non-ASCII characters stay as they are,
     but a lone surrogate (which the metrics accept in a str, and UTF-8 cannot encode) is
     written as its escape (:func:`~metricore.core.structured.escape_surrogates`); non-finite
-    numbers are ``"nan"``, ``"inf"``, ``"-inf"`` (:func:`~metricore.core.structured.jsonable`)."""
+    numbers are ``"nan"``, ``"inf"``, ``"-inf"`` (:func:`~metricore.core.structured.jsonable`).
+    Without ``kwargs`` (``indent``), orjson writes it (compact) when it can vouch for the
+    same JSON values; anything else goes to the standard library."""
+    if not kwargs and _fast_dumps is not None:
+        try:
+            text = _fast_dumps(value)
+        except TypeError:  # a lone surrogate, a number past 64 bits, a numpy value: below
+            pass
+        else:
+            # orjson writes NaN and infinities as null: text without "null" had none
+            if b"null" not in text:
+                return text.decode("utf-8")
     return escape_surrogates(json.dumps(jsonable(value), ensure_ascii=False, **kwargs))
 
 
@@ -221,7 +265,10 @@ def _add_score(sub: Any) -> None:
     p = sub.add_parser(
         "score",
         help="score a predictions file against a references file (JSON result on stdout)",
-        description="Score predictions against references; JSON result on stdout. "
+        description="Score predictions against references; JSON result on stdout. Rows are read, "
+        "paired and scored in batches; metrics with per-item statistics (ANLS, 1-NED, METEOR) keep "
+        "a few numbers per row, the others (CIDEr, COCO caption, token F1, meteor_1_5) hold their "
+        "rows until the end. On an error no per-sample file is written. "
         "Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 unreadable or "
         "unwritable file, 5 missing resource.",
     )
@@ -262,7 +309,32 @@ def _add_score(sub: Any) -> None:
     p.add_argument(
         "--indent", type=int, default=2, help="JSON indent of the result (default 2; -1: one line)"
     )
+    p.add_argument(
+        "--batch-rows",
+        type=_positive,
+        default=BATCH_ROWS,
+        metavar="N",
+        help=f"rows read and scored at a time (default {BATCH_ROWS:,})",
+    )
+    p.add_argument(
+        "--spill-rows",
+        type=_positive,
+        default=SPILL_ROWS,
+        metavar="N",
+        help="rows of each file held in memory while pairing files whose ids are in different orders; "
+        f"past that, the pairing spills to a temporary directory (default {SPILL_ROWS:,})",
+    )
     p.set_defaults(func=_score)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -272,58 +344,142 @@ def _score(args: argparse.Namespace) -> int:
         id=tuple(args.id_field or FieldNames.id),
     )
     options = dict(args.option)
+    run = _ScoreRun(args, fields)
     try:
         spec = row_spec(args.metric)
         bound = bind(spec, args.config, options)
-        config = bound.config.name
-        json_cells = bound.config.json_cells
-        read = {"fmt": args.format, "fields": fields, "json_cells": json_cells, "progress": args.progress}
-        pred_records = read_input("--predictions", args.predictions, **read)
-        ref_records = (
-            pred_records if args.references is None else read_input("--references", args.references, **read)
-        )
-        paired = pair_columns(
-            column(pred_records, "prediction", fields), column(ref_records, "references", fields)
-        )
-        if args.progress or (
-            args.progress is None and sys.stderr.isatty() and len(paired.predictions) >= 20_000
-        ):
-            print(
-                f"metricore: scoring {len(paired.predictions):,} rows with {spec.name} ({config})...",
-                file=sys.stderr,
-                flush=True,
-            )
-        result = score_paired(bound, paired)
-        rows = list(per_sample_rows(result, paired)) if args.per_sample is not None else None
+        with contextlib.ExitStack() as stack:
+            run.open(stack, bound)
+            if args.per_sample is not None:
+                write_atomic(args.per_sample, run.per_sample_chunks())
+            else:
+                for _ in run.per_sample_chunks():
+                    pass
+        result = run.result
     except UsageError as err:
         return fail(f"{err}", EXIT_USAGE)
     except InputError as err:
         return fail(f"{err}", EXIT_DATA)
     except (WordNetNotFoundError, ImportError) as err:  # the message says how to install it
         return fail(f"{err}", EXIT_RESOURCE)
-    except OSError as err:
+    except InputFileError as err:
         return fail(f"{err}", EXIT_IO)
+    except OSError as err:
+        if args.per_sample is None:
+            return fail(f"{err}", EXIT_IO)
+        return fail(f"--per-sample: cannot write {str(args.per_sample)!r} ({err.strerror or err})", EXIT_IO)
     except ValueError as err:  # bad --format / extension
         return fail(f"{err}", EXIT_USAGE)
 
     out = {
         "metric": spec.name,
-        "config": config,
-        "n": len(paired.predictions),
-        "matched_by": "id" if paired.ids is not None else "position",
+        "config": bound.config.name,
+        "n": run.n,
+        "matched_by": "id" if run.by_id else "position",
         "options": options,
     }
     # the per-item numbers go to --per-sample, not into the summary
     out.update((k, v) for k, v in result.as_dict().items() if k not in ("scores", "columns"))
-    if rows is not None:
-        try:
-            write_atomic(args.per_sample, (dumps(row) + "\n" for row in rows))
-        except OSError as err:
-            return fail(
-                f"--per-sample: cannot write {str(args.per_sample)!r} ({err.strerror or err})", EXIT_IO
-            )
     print(dumps(out, indent=None if args.indent < 0 else args.indent))
     return EXIT_OK
+
+
+class _ScoreRun:
+    """One ``metricore score`` run, as a stream: both files are read in batches
+    (:func:`~metricore.core.records.read_rows`), paired by id or position
+    (:func:`~metricore.core.records.pair_rows`, spilling to disk past a bound) and scored
+    batch by batch (:class:`~metricore.core.stream.StreamScorer`); each batch's per-sample rows
+    are written as it is scored. A metric whose spec declares no stream (or input its stream
+    cannot take in batches) has its rows held and scored at the end, as one call."""
+
+    def __init__(self, args: argparse.Namespace, fields: FieldNames) -> None:
+        self.args, self.fields = args, fields
+        self.n = 0
+        self.by_id = False
+        self.result: Any = None
+
+    def open(self, stack: contextlib.ExitStack, bound: BoundMetric) -> None:
+        self.bound = bound
+        self.scorer = StreamScorer(bound)
+        self.paths: dict[str, tuple[str, str | None]] = {}
+        folder = None
+        for flag, path in (("--predictions", self.args.predictions), ("--references", self.args.references)):
+            if path is None:
+                continue
+            if str(path) == "-":
+                # standard input is copied once, so that it can be read again (the exact
+                # diagnosis of ids that do not pair reads both sides twice)
+                if folder is None:
+                    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="metricore-stdin-"))
+                copy = Path(folder) / f"{flag[2:]}.jsonl"
+                with open(copy, "wb") as handle:
+                    shutil.copyfileobj(sys.stdin.buffer, handle, 1 << 20)
+                self.paths[flag] = (str(copy), "<stdin>")
+            else:
+                self.paths[flag] = (str(path), None)
+        if "--references" not in self.paths:
+            self.paths["--references"] = self.paths["--predictions"]
+        self.bar = progress_bar(self.args.progress, unit=" rows", desc=f"scoring {bound.spec.name}")
+        if self.bar is not None:
+            stack.callback(self.bar.close)
+
+    def _side(self, flag: str, role: str) -> Iterator[Rows]:
+        path, name = self.paths[flag]
+        fmt = self.args.format or ("jsonl" if name == "<stdin>" else None)
+        rows = read_rows(path, role, self.fields, fmt=fmt, json_cells=self.bound.config.json_cells, name=name)
+        try:
+            yield from rows
+        except FileNotFoundError:
+            raise InputFileError(f"{flag}: no such file {str(path)!r}") from None
+        except OSError as err:
+            raise InputFileError(f"{flag}: cannot read {str(path)!r} ({err.strerror or err})") from None
+
+    def _sides(self) -> tuple[Iterator[Rows], Iterator[Rows]]:
+        return self._side("--predictions", "prediction"), self._side("--references", "references")
+
+    def per_sample_chunks(self) -> Iterator[str]:
+        """Score every batch; yield its per-sample JSONL text (streaming metrics), or all of it
+        at the end (held rows). Sets :attr:`result` (without per-item columns when streamed)."""
+        held_ids: list[Any] = []
+        held_where: tuple[list[str], list[str]] = ([], [])
+        for paired in pair_rows(*self._sides(), reopen=self._sides, spill_rows=self.args.spill_rows):
+            self.by_id = paired.ids is not None
+            offset = self.n
+            self.n += len(paired.predictions)
+            try:
+                batch = self.scorer.add(paired.predictions, paired.references)
+            except (TypeError, ValueError) as err:
+                raise _located(err, paired, offset) from err
+            if self.bar is not None:
+                self.bar.update(len(paired.predictions))
+            if batch is None:
+                held_ids.extend(paired.ids or ())
+                held_where[0].extend(paired.prediction_where)
+                held_where[1].extend(paired.reference_where)
+            elif self.args.per_sample is not None:
+                yield "".join(dumps(row) + "\n" for row in per_sample_rows(batch, paired, offset))
+        if not self.scorer.held and self.n:
+            self.result = self.scorer.finish(columns=False)
+            return
+        predictions, references = self.scorer.held_rows()
+        whole = Paired(predictions, references, held_ids if self.by_id else None, *held_where)
+        self.result = score_paired(self.bound, whole)
+        if self.args.per_sample is not None:
+            for row in per_sample_rows(self.result, whole):
+                yield dumps(row) + "\n"
+
+
+def _located(err: Exception, paired: Paired, offset: int) -> Exception:
+    """A core's refusal of a batch row, as :func:`score_paired` words it for the whole input:
+    :class:`InputError` naming the file and line (the row's index in the whole input), else
+    :class:`UsageError`."""
+    try:
+        score_paired_error(err, paired)
+    except InputError as located:
+        return InputError(shift_indices(str(located), offset))
+    except UsageError as usage:
+        return usage
+    return err
 
 
 class InputFileError(OSError):

@@ -30,7 +30,10 @@ import math
 import numbers
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+if TYPE_CHECKING:
+    from metricore.core.stream import Stream
 
 __all__ = [
     "INPUT_KINDS",
@@ -296,6 +299,9 @@ class MetricSpec:
     #: whether rows are scored as a whole (``False``: the challenge score, whose input is a
     #: submission, has its own surfaces)
     rows: bool = True
+    #: how the metric scores in batches (:mod:`metricore.core.stream`); ``None``: its rows are
+    #: held and scored at once
+    stream: Stream | None = None
 
     @property
     def config_names(self) -> tuple[str, ...]:

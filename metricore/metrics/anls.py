@@ -46,6 +46,7 @@ from metricore.core._gc import paused_gc
 from metricore.core.grouping import BestPick, group_max
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import (
     as_list,
     check_choice,
@@ -67,7 +68,17 @@ from metricore.text.levenshtein import (
 from metricore.text.matching import max_weight_matching
 from metricore.text.normalize import rrc_normalize, rrc_normalize_batch, rrc_normalize_many
 
-__all__ = ["ANLSVariant", "ANLSResult", "ANLS_VARIANTS", "compute_anls", "explain_anls", "DEFAULT_THRESHOLD"]
+__all__ = [
+    "ANLSVariant",
+    "ANLSItems",
+    "ANLSResult",
+    "ANLS_VARIANTS",
+    "anls_items",
+    "anls_result",
+    "compute_anls",
+    "explain_anls",
+    "DEFAULT_THRESHOLD",
+]
 
 DEFAULT_THRESHOLD = 0.5
 _METRIC = "anls"
@@ -137,7 +148,8 @@ class ANLSResult(MetricResult):
     variant: str
     threshold: float
     signature: str = field(repr=False)
-    picks: BestPick = field(repr=False, compare=False)
+    #: ``None`` on a result built without its texts (a stream's summary)
+    picks: BestPick | None = field(repr=False, compare=False)
     #: the predictions as scored (for :meth:`per_item`)
     predictions: list[Any] = field(default_factory=list, repr=False, compare=False)
 
@@ -146,10 +158,10 @@ class ANLSResult(MetricResult):
 
     @cached_property
     def closest(self) -> list[Any]:
-        return self.picks.resolve()
+        return [] if self.picks is None else self.picks.resolve()
 
-    def item_closest(self) -> list[Any]:
-        return self.closest
+    def item_closest(self) -> list[Any] | None:
+        return None if self.picks is None else self.closest
 
 
 def _lengths(texts: list[str]) -> np.ndarray:
@@ -299,7 +311,78 @@ def _check_answer_types(answer_types: Any, n: int) -> list[str | None]:
     return types
 
 
+@dataclass(frozen=True)
+class ANLSItems(ItemStats):
+    """The per-question statistics ANLS is computed from (:mod:`metricore.core.stream`):
+    each question's score, and the texts of its per-question rows."""
+
+    scores: np.ndarray
+    variant: str
+    threshold: float
+    picks: BestPick | None = None
+    predictions: list[Any] | None = None
+
+    TEXT = ("picks", "predictions")
+    SHARED = ("variant", "threshold")
+
+
 @paused_gc()
+def anls_items(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "docvqa",
+    threshold: float = DEFAULT_THRESHOLD,
+    answer_types: Sequence[str | None] | None = None,
+) -> ANLSItems:
+    """Each question's score (arguments as :func:`compute_anls`, which is
+    ``anls_result(anls_items(...))``); a question's score depends on that question only."""
+    spec = ANLS_VARIANTS[check_choice(variant, ANLS_VARIANTS, _METRIC, "variant")]
+    threshold = check_probability(threshold, _METRIC, "threshold")
+    preds, refs = check_pairs(predictions, references, _METRIC)
+    if answer_types is not None:
+        if spec.structure != "dude":
+            raise ValueError(f"anls: `answer_types` is only used by the 'dude' variant, not {variant!r}")
+        answer_types = _check_answer_types(answer_types, len(preds))
+
+    if spec.structure == "alternatives":
+        flat, counts = gold_column(refs, _METRIC, check_items=False)
+        try:
+            scores_arr, picks = _string_scores(preds, flat, counts, spec, threshold)
+        except (AttributeError, TypeError):
+            # A non-str value somewhere: find it and say where (the fast path does not).
+            try:
+                check_strings(preds, _METRIC, "predictions")
+            except TypeError as err:
+                raise TypeError(f"{err} (structured answers need variant='anls_star' or 'dude')") from None
+            gold_column(refs, _METRIC)
+            raise
+    elif spec.structure == "anls_star":
+        star_scores, star_closest = anls_star_scores(preds, refs, threshold=threshold)
+        scores_arr = np.asarray(star_scores, dtype=np.float64)
+        picks = BestPick(star_closest)
+    else:
+        scores_arr, closest = _score_dude(preds, refs, threshold, answer_types)
+        picks = BestPick(closest)
+    return ANLSItems(scores_arr, spec.name, threshold, picks, preds)
+
+
+def anls_result(items: ANLSItems, *, columns: bool = True) -> ANLSResult:
+    """The result of every question's statistics: ``anls`` is the mean of the scores.
+    ``columns=False``: without the per-question columns (the same ``anls``)."""
+    return ANLSResult(
+        anls=float(np.mean(items.scores)),
+        scores=items.scores.tolist() if columns else [],
+        variant=items.variant,
+        threshold=items.threshold,
+        signature=build_signature(
+            "anls", items.variant, {"threshold": items.threshold}, {"threshold": DEFAULT_THRESHOLD}
+        ),
+        picks=items.picks if columns else None,
+        predictions=(items.predictions or []) if columns else [],
+    )
+
+
 def compute_anls(
     predictions: Sequence[Any],
     references: Sequence[Any],
@@ -329,45 +412,8 @@ def compute_anls(
     >>> compute_anls(["CocaCola"], [["Coca Cola", "Coca Cola Company"]]).anls
     0.8888888888888888
     """
-    spec = ANLS_VARIANTS[check_choice(variant, ANLS_VARIANTS, _METRIC, "variant")]
-    threshold = check_probability(threshold, _METRIC, "threshold")
-    preds, refs = check_pairs(predictions, references, _METRIC)
-    if answer_types is not None:
-        if spec.structure != "dude":
-            raise ValueError(f"anls: `answer_types` is only used by the 'dude' variant, not {variant!r}")
-        answer_types = _check_answer_types(answer_types, len(preds))
-
-    if spec.structure == "alternatives":
-        flat, counts = gold_column(refs, _METRIC, check_items=False)
-        try:
-            scores_arr, picks = _string_scores(preds, flat, counts, spec, threshold)
-        except (AttributeError, TypeError):
-            # A non-str value somewhere: find it and say where (the fast path does not).
-            try:
-                check_strings(preds, _METRIC, "predictions")
-            except TypeError as err:
-                raise TypeError(f"{err} (structured answers need variant='anls_star' or 'dude')") from None
-            gold_column(refs, _METRIC)
-            raise
-    elif spec.structure == "anls_star":
-        star_scores, star_closest = anls_star_scores(preds, refs, threshold=threshold)
-        scores_arr = np.asarray(star_scores, dtype=np.float64)
-        picks = BestPick(star_closest)
-    else:
-        scores_arr, closest = _score_dude(preds, refs, threshold, answer_types)
-        picks = BestPick(closest)
-
-    scores = scores_arr.tolist()
-    return ANLSResult(
-        anls=float(np.mean(scores_arr)),
-        scores=scores,
-        variant=spec.name,
-        threshold=threshold,
-        signature=build_signature(
-            "anls", spec.name, {"threshold": threshold}, {"threshold": DEFAULT_THRESHOLD}
-        ),
-        picks=picks,
-        predictions=preds,
+    return anls_result(
+        anls_items(predictions, references, variant=variant, threshold=threshold, answer_types=answer_types)
     )
 
 

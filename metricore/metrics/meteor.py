@@ -76,6 +76,7 @@ import numpy as np
 from metricore.core.bounded import BoundedCache
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import (
     check_bool,
     check_choice,
@@ -100,12 +101,15 @@ from metricore.text.treebank import word_tokenize_line
 
 __all__ = [
     "METEORVariant",
+    "METEORItems",
     "METEORResult",
     "METEORAlignment",
     "METEOR_VARIANTS",
     "TOKENIZERS",
     "NUMBER_WORDS",
     "compute_meteor",
+    "meteor_items",
+    "meteor_result",
     "meteor_pair",
     "explain_meteor",
     "check_meteor_inputs",
@@ -663,7 +667,26 @@ def _score_items(
     return scores, best_ref
 
 
-def compute_meteor(
+@dataclass(frozen=True)
+class METEORItems(ItemStats):
+    """The per-sample statistics METEOR's mean is computed from (:mod:`metricore.core.stream`):
+    each sample's score and best reference, and the texts of its per-sample rows."""
+
+    scores: np.ndarray
+    best_reference: np.ndarray
+    variant: str
+    alpha: float
+    beta: float
+    gamma: float
+    signature: str
+    predictions: list[Any] | None = None
+    references: list[Any] | None = None
+
+    TEXT = ("predictions", "references")
+    SHARED = ("variant", "alpha", "beta", "gamma", "signature")
+
+
+def meteor_items(
     predictions: Sequence[Any],
     references: Sequence[Any],
     *,
@@ -675,34 +698,9 @@ def compute_meteor(
     tokenizer: str | None = None,
     lemmatize: bool | None = None,
     number_words: str | None = None,
-) -> METEORResult:
-    """Score predictions against references with METEOR.
-
-    Args:
-        predictions: one hypothesis per sample: a string, or a list of tokens (``nltk`` only).
-        references: per sample, a reference string or a list of reference strings (the best
-            counts); for a pre-tokenized prediction, a list of token lists.
-        variant: ``"nltk"`` (default), ``"fbc2_captioning"`` or ``"fbc2_vqa"``.
-        alpha, beta, gamma: METEOR parameters; ``None`` keeps the variant's (0.9, 3, 0.5;
-            ``fbc2_vqa``: gamma 0). alpha and gamma in [0, 1], beta >= 0.
-        synonyms: ``"wordnet"``, ``"ruwordnet"``, ``"wiki_ru_wordnet"``, ``"auto"`` (RuWordNet
-            if found, else wiki-ru-wordnet), ``"none"``, a dict ``{word: [synonyms]}`` or a
-            :class:`~metricore.lexicon.synonyms.SynonymSource`. Default: the variant's
-            (``nltk``: WordNet; challenge variants: ``"auto"``).
-        tokenizer: ``"nltk_line"`` (default), ``"nltk_punkt"`` or ``"whitespace"``.
-        lemmatize: ``fbc2_vqa`` only: pymorphy whole-answer lemmatization (default True).
-        number_words: ``fbc2_vqa`` and ``fbc2_captioning``: ``"prediction"`` (default: the
-            challenge's code, ``wordtodigits`` on the prediction; ``fbc2_vqa`` also maps
-            whole-answer ноль..десять on both) or ``"both"`` (English and Russian number words
-            as cardinals on both sides).
-
-    >>> r = compute_meteor(["the cat was sat on the mat"], [["the cat sat on the mat", "a cat"]],
-    ...                    synonyms="none")
-    >>> round(r.meteor, 4), r.best_reference
-    (0.9654, [0])
-    >>> compute_meteor(["cat"], ["cat"], synonyms="none").scores
-    [0.5]
-    """
+) -> METEORItems:
+    """Each sample's score and best reference (arguments as :func:`compute_meteor`, which is
+    ``meteor_result(meteor_items(...))``); a sample's score depends on that sample only."""
     spec = METEOR_VARIANTS[check_choice(variant, METEOR_VARIANTS, _METRIC, "variant")]
     a = spec.alpha if alpha is None else check_probability(alpha, _METRIC, "alpha")
     b = spec.beta if beta is None else check_number(beta, _METRIC, "beta", 0.0, sys.float_info.max)
@@ -754,10 +752,9 @@ def compute_meteor(
         backends["razdel"] = _version("razdel")
     if spec.preprocess == "fbc2_vqa" and lem:
         backends["pymorphy3"] = _version("pymorphy3")
-    return METEORResult(
-        meteor=float(np.mean(scores)),
-        scores=scores,
-        best_reference=best_ref,
+    return METEORItems(
+        scores=np.asarray(scores, dtype=np.float64),
+        best_reference=np.asarray(best_ref, dtype=np.int64),
         variant=spec.name,
         alpha=a,
         beta=b,
@@ -765,6 +762,79 @@ def compute_meteor(
         signature=build_signature(_METRIC, spec.name, options, defaults, backends),
         predictions=preds,
         references=refs,
+    )
+
+
+def meteor_result(items: METEORItems, *, columns: bool = True) -> METEORResult:
+    """The result of every sample's statistics: ``meteor`` is the mean of the scores.
+    ``columns=False``: without the per-sample columns (the same ``meteor``)."""
+    return METEORResult(
+        meteor=float(np.mean(items.scores)),
+        scores=items.scores.tolist() if columns else [],
+        best_reference=items.best_reference.tolist() if columns else [],
+        variant=items.variant,
+        alpha=items.alpha,
+        beta=items.beta,
+        gamma=items.gamma,
+        signature=items.signature,
+        predictions=(items.predictions or []) if columns else [],
+        references=(items.references or []) if columns else [],
+    )
+
+
+def compute_meteor(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "nltk",
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    synonyms: Any = None,
+    tokenizer: str | None = None,
+    lemmatize: bool | None = None,
+    number_words: str | None = None,
+) -> METEORResult:
+    """Score predictions against references with METEOR.
+
+    Args:
+        predictions: one hypothesis per sample: a string, or a list of tokens (``nltk`` only).
+        references: per sample, a reference string or a list of reference strings (the best
+            counts); for a pre-tokenized prediction, a list of token lists.
+        variant: ``"nltk"`` (default), ``"fbc2_captioning"`` or ``"fbc2_vqa"``.
+        alpha, beta, gamma: METEOR parameters; ``None`` keeps the variant's (0.9, 3, 0.5;
+            ``fbc2_vqa``: gamma 0). alpha and gamma in [0, 1], beta >= 0.
+        synonyms: ``"wordnet"``, ``"ruwordnet"``, ``"wiki_ru_wordnet"``, ``"auto"`` (RuWordNet
+            if found, else wiki-ru-wordnet), ``"none"``, a dict ``{word: [synonyms]}`` or a
+            :class:`~metricore.lexicon.synonyms.SynonymSource`. Default: the variant's
+            (``nltk``: WordNet; challenge variants: ``"auto"``).
+        tokenizer: ``"nltk_line"`` (default), ``"nltk_punkt"`` or ``"whitespace"``.
+        lemmatize: ``fbc2_vqa`` only: pymorphy whole-answer lemmatization (default True).
+        number_words: ``fbc2_vqa`` and ``fbc2_captioning``: ``"prediction"`` (default: the
+            challenge's code, ``wordtodigits`` on the prediction; ``fbc2_vqa`` also maps
+            whole-answer ноль..десять on both) or ``"both"`` (English and Russian number words
+            as cardinals on both sides).
+
+    >>> r = compute_meteor(["the cat was sat on the mat"], [["the cat sat on the mat", "a cat"]],
+    ...                    synonyms="none")
+    >>> round(r.meteor, 4), r.best_reference
+    (0.9654, [0])
+    >>> compute_meteor(["cat"], ["cat"], synonyms="none").scores
+    [0.5]
+    """
+    return meteor_result(
+        meteor_items(
+            predictions,
+            references,
+            variant=variant,
+            alpha=alpha,
+            beta=beta,
+            gamma=gamma,
+            synonyms=synonyms,
+            tokenizer=tokenizer,
+            lemmatize=lemmatize,
+            number_words=number_words,
+        )
     )
 
 

@@ -42,12 +42,16 @@ from metricore.core._gc import paused_gc
 from metricore.core.grouping import BestPick, group_argmax, group_max
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import check_bool, check_choice, check_pairs, checked_lengths, gold_column
 from metricore.text.levenshtein import explain_edits, pair_distances
 from metricore.text.normalize import Normalizer, Step
 
 __all__ = [
+    "NEDItems",
     "NEDResult",
+    "ned_items",
+    "ned_result",
     "NEDVariant",
     "NED_VARIANTS",
     "compute_one_minus_ned",
@@ -102,7 +106,8 @@ class NEDResult(MetricResult):
     distances: list[int]
     reference_lengths: list[int]
     signature: str = field(repr=False)
-    picks: BestPick = field(repr=False, compare=False)
+    #: ``None`` on a result built without its texts (a stream's summary)
+    picks: BestPick | None = field(repr=False, compare=False)
     #: the predictions as scored (for :meth:`per_item`)
     predictions: list[str] = field(default_factory=list, repr=False, compare=False)
     variant: str = "icdar2019"
@@ -121,14 +126,33 @@ class NEDResult(MetricResult):
     @cached_property
     def closest(self) -> list[str]:
         """Per item, the gold string the score came from (built on first request)."""
-        return self.picks.resolve()
+        return [] if self.picks is None else self.picks.resolve()
 
-    def item_closest(self) -> list[str]:
-        return self.closest
+    def item_closest(self) -> list[str] | None:
+        return None if self.picks is None else self.closest
+
+
+@dataclass(frozen=True)
+class NEDItems(ItemStats):
+    """The per-item statistics 1-NED, CER and word accuracy are computed from
+    (:mod:`metricore.core.stream`): each item's 1-NED, the distance to its chosen gold and
+    that gold's length, its exact match (``clovaai``), and the texts of its per-item rows."""
+
+    scores: np.ndarray
+    distances: np.ndarray
+    reference_lengths: np.ndarray
+    correct: np.ndarray | None
+    variant: str
+    options: dict[str, Any]
+    picks: BestPick | None = None
+    predictions: list[str] | None = None
+
+    TEXT = ("picks", "predictions")
+    SHARED = ("variant", "options")
 
 
 @paused_gc()
-def compute_one_minus_ned(
+def ned_items(
     predictions: Sequence[str],
     references: Sequence[Any],
     *,
@@ -136,26 +160,9 @@ def compute_one_minus_ned(
     empty_pair: Literal["zero", "one"] = "zero",
     lowercase: bool = False,
     nfkc: bool = False,
-) -> NEDResult:
-    """Score recognised text against gold text.
-
-    Args:
-        predictions: one recognised string per item.
-        references: per item, the gold string or a list of acceptable gold strings.
-        variant: ``"icdar2019"`` (default) or ``"clovaai"`` (case-insensitive alphanumeric,
-            with word accuracy); see :data:`NED_VARIANTS`.
-        empty_pair: score of an item whose prediction and gold are both empty: ``"zero"``
-            (ICDAR 2019, default) or ``"one"``.
-        lowercase: compare case-insensitively.
-        nfkc: apply Unicode NFKC before comparing.
-
-    >>> r = compute_one_minus_ned(["kitten", "abc"], ["sitting", "abd"])
-    >>> round(r.one_minus_ned, 4), round(r.cer, 4)
-    (0.619, 0.4)
-    >>> r = compute_one_minus_ned(["Hello!", "w0rld"], ["HELLO", "world"], variant="clovaai")
-    >>> r.accuracy, r.correct, round(r.one_minus_ned, 4)
-    (50.0, [1.0, 0.0], 0.9)
-    """
+) -> NEDItems:
+    """Each item's statistics (arguments as :func:`compute_one_minus_ned`, which is
+    ``ned_result(ned_items(...))``); an item's numbers depend on that item only."""
     spec = NED_VARIANTS[check_choice(variant, NED_VARIANTS, _METRIC, "variant")]
     check_choice(empty_pair, EMPTY_PAIR_POLICIES, _METRIC, "empty_pair")
     check_bool(lowercase, _METRIC, "lowercase")
@@ -202,12 +209,6 @@ def compute_one_minus_ned(
 
     best_dist = dist if best is None else dist[best]
     best_len = gold_len if best is None else gold_len[best]
-    total_len = int(best_len.sum())
-    total_dist = int(best_dist.sum())
-    if total_len:
-        cer = total_dist / total_len
-    else:
-        cer = 0.0 if total_dist == 0 else float("inf")
     correct = None
     if spec.accuracy:
         equal = np.fromiter(map(str.__eq__, rep, flat), dtype=bool, count=len(flat))
@@ -215,20 +216,78 @@ def compute_one_minus_ned(
             np.float64
         )
     options = {"empty_pair": empty_pair, "lowercase": lowercase, "nfkc": nfkc}
-    return NEDResult(
-        one_minus_ned=float(np.mean(scores)),
-        cer=cer,
-        scores=scores.tolist(),
-        distances=best_dist.tolist(),
-        reference_lengths=best_len.tolist(),
-        signature=build_signature(
-            "one_minus_ned", None if spec.name == "icdar2019" else spec.name, options, _DEFAULTS
-        ),
+    return NEDItems(
+        scores=scores,
+        distances=best_dist,
+        reference_lengths=best_len,
+        correct=correct,
+        variant=spec.name,
+        options=options,
         picks=BestPick(raw_flat, None if single else best),
         predictions=preds,
-        variant=spec.name,
+    )
+
+
+def ned_result(items: NEDItems, *, columns: bool = True) -> NEDResult:
+    """The result of every item's statistics: the mean 1-NED, the corpus CER of the summed
+    distances and gold lengths, the word accuracy. ``columns=False``: without the per-item
+    columns (the same headline numbers)."""
+    total_len = int(items.reference_lengths.sum())
+    total_dist = int(items.distances.sum())
+    if total_len:
+        cer = total_dist / total_len
+    else:
+        cer = 0.0 if total_dist == 0 else float("inf")
+    correct = items.correct
+    return NEDResult(
+        one_minus_ned=float(np.mean(items.scores)),
+        cer=cer,
+        scores=items.scores.tolist() if columns else [],
+        distances=items.distances.tolist() if columns else [],
+        reference_lengths=items.reference_lengths.tolist() if columns else [],
+        signature=build_signature(
+            "one_minus_ned", None if items.variant == "icdar2019" else items.variant, items.options, _DEFAULTS
+        ),
+        picks=items.picks if columns else None,
+        predictions=(items.predictions or []) if columns else [],
+        variant=items.variant,
         accuracy=None if correct is None else 100.0 * float(np.mean(correct)),
-        correct=None if correct is None else correct.tolist(),
+        correct=None if correct is None else (correct.tolist() if columns else []),
+    )
+
+
+def compute_one_minus_ned(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    variant: str = "icdar2019",
+    empty_pair: Literal["zero", "one"] = "zero",
+    lowercase: bool = False,
+    nfkc: bool = False,
+) -> NEDResult:
+    """Score recognised text against gold text.
+
+    Args:
+        predictions: one recognised string per item.
+        references: per item, the gold string or a list of acceptable gold strings.
+        variant: ``"icdar2019"`` (default) or ``"clovaai"`` (case-insensitive alphanumeric,
+            with word accuracy); see :data:`NED_VARIANTS`.
+        empty_pair: score of an item whose prediction and gold are both empty: ``"zero"``
+            (ICDAR 2019, default) or ``"one"``.
+        lowercase: compare case-insensitively.
+        nfkc: apply Unicode NFKC before comparing.
+
+    >>> r = compute_one_minus_ned(["kitten", "abc"], ["sitting", "abd"])
+    >>> round(r.one_minus_ned, 4), round(r.cer, 4)
+    (0.619, 0.4)
+    >>> r = compute_one_minus_ned(["Hello!", "w0rld"], ["HELLO", "world"], variant="clovaai")
+    >>> r.accuracy, r.correct, round(r.one_minus_ned, 4)
+    (50.0, [1.0, 0.0], 0.9)
+    """
+    return ned_result(
+        ned_items(
+            predictions, references, variant=variant, empty_pair=empty_pair, lowercase=lowercase, nfkc=nfkc
+        )
     )
 
 

@@ -6,7 +6,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from metricore.core.spec import Config, Example, MetricSpec, Option, TaskUse
-from metricore.metrics.anls import ANLS_VARIANTS, DEFAULT_THRESHOLD, ANLSResult, compute_anls, explain_anls
+from metricore.core.stream import Stream
+from metricore.metrics.anls import (
+    ANLS_VARIANTS,
+    DEFAULT_THRESHOLD,
+    ANLSItems,
+    ANLSResult,
+    anls_items,
+    anls_result,
+    compute_anls,
+    explain_anls,
+)
 from metricore.specs._cost import structured_cost, text_pair_cost
 from metricore.stats.significance import Statistic, mean_statistic
 
@@ -27,6 +37,16 @@ def _compute(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
 ) -> ANLSResult:
     return compute_anls(predictions, references, variant=config, **options)
+
+
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> ANLSItems:
+    return anls_items(predictions, references, variant=config, **options)
+
+
+def _finish(config: str, items: ANLSItems, options: Mapping[str, Any], columns: bool) -> ANLSResult:
+    return anls_result(items, columns=columns)
 
 
 def _statistics(r: ANLSResult) -> dict[str, Statistic]:
@@ -65,6 +85,7 @@ SPEC = MetricSpec(
         for name, variant in ANLS_VARIANTS.items()
     ),
     compute=_compute,
+    stream=Stream(_items, _finish),
     result_types=(ANLSResult,),
     closest_label="best gold",
     task=TaskUse(tuple(ANLS_VARIANTS), ("anls",)),

@@ -7,14 +7,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from metricore.core.spec import Config, DataNeed, Example, MetricSpec, Option, TaskUse
+from metricore.core.stream import Stream
 from metricore.lexicon.synonyms import SYNONYM_SOURCES
 from metricore.metrics.meteor import (
     METEOR_VARIANTS,
     NUMBER_WORDS,
     TOKENIZERS,
+    METEORItems,
     METEORResult,
     compute_meteor,
     explain_meteor,
+    meteor_items,
+    meteor_result,
 )
 from metricore.metrics.meteor15 import (
     METEOR15Result,
@@ -101,6 +105,16 @@ def _compute(
     return compute_meteor(predictions, references, variant=config, **options)
 
 
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> METEORItems:
+    return meteor_items(predictions, references, variant=config, **options)
+
+
+def _finish(config: str, items: METEORItems, options: Mapping[str, Any], columns: bool) -> METEORResult:
+    return meteor_result(items, columns=columns)
+
+
 def _statistics(r: METEORResult | METEOR15Result) -> dict[str, Statistic]:
     if isinstance(r, METEOR15Result):  # a corpus score of summed statistics, not a mean
         return {"meteor": corpus_statistic(r)}
@@ -155,6 +169,8 @@ SPEC = MetricSpec(
     )
     + (Config(METEOR_1_5, "pycocoevalcap 1.2 meteor-1.5.jar (-stdio -l en -norm), without Java"),),
     compute=_compute,
+    # METEOR 1.5's corpus score needs every sample's summed statistics: its rows are held
+    stream=Stream(_items, _finish, configs=tuple(METEOR_VARIANTS)),
     result_types=(METEORResult, METEOR15Result),
     closest_label="best reference",
     notes="The `meteor_1_5` variant is the METEOR 1.5 jar of COCO papers (pycocoevalcap), without Java; the "

@@ -9,13 +9,17 @@ from typing import Any
 import numpy as np
 
 from metricore.core.spec import Config, Example, MetricSpec, Option, TaskUse
+from metricore.core.stream import Stream
 from metricore.metrics.ned import (
     EMPTY_PAIR_POLICIES,
     NED_VARIANTS,
+    NEDItems,
     NEDResult,
     NEDVariant,
     compute_one_minus_ned,
     explain_ned,
+    ned_items,
+    ned_result,
 )
 from metricore.specs._cost import text_pair_cost
 from metricore.stats.significance import Statistic, SumStatistic, mean_statistic
@@ -42,6 +46,16 @@ def _compute(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
 ) -> NEDResult:
     return compute_one_minus_ned(predictions, references, variant=config, **options)
+
+
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> NEDItems:
+    return ned_items(predictions, references, variant=config, **options)
+
+
+def _finish(config: str, items: NEDItems, options: Mapping[str, Any], columns: bool) -> NEDResult:
+    return ned_result(items, columns=columns)
 
 
 def _cer_score(sums: np.ndarray, n: int) -> np.ndarray:
@@ -87,6 +101,7 @@ SPEC = MetricSpec(
     "string is empty, averaged; corpus CER alongside. Several gold strings per item: the best counts.",
     configs=tuple(Config(name, v.reference, _options(v)) for name, v in NED_VARIANTS.items()),
     compute=_compute,
+    stream=Stream(_items, _finish),
     result_types=(NEDResult,),
     closest_label="best gold",
     task=TaskUse(tuple(NED_VARIANTS), ("one_minus_ned",)),

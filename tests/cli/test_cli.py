@@ -519,7 +519,14 @@ def test_missing_wordnet_exits_5(monkeypatch, capsys, tmp_path):
     import dataclasses
 
     real = cli.row_spec
-    monkeypatch.setattr(cli, "row_spec", lambda name: dataclasses.replace(real(name), compute=missing))
+
+    def without_wordnet(name):
+        spec = real(name)  # the streamed CLI calls the stream's items (compute = finish(items))
+        return dataclasses.replace(
+            spec, compute=missing, stream=dataclasses.replace(spec.stream, items=missing)
+        )
+
+    monkeypatch.setattr(cli, "row_spec", without_wordnet)
     p = write_jsonl(tmp_path / "p.jsonl", ["a"])
     code, _, err = run(capsys, "--metric", "meteor", "--predictions", p, "--references", p)
     assert code == EXIT_RESOURCE and "wordnet --install" in err

@@ -1,0 +1,249 @@
+#!/usr/bin/env python
+"""``metricore score`` at scale: the command a user runs against reading the files and calling
+the core, in time and peak memory; and the ``evaluate`` path's added cost per 1,000 rows.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/bench_cli.py [--sizes 100000 1000000 10000000] [--json out.json]
+
+``run(n)`` returns the rows for the sizes 10^5 up to ``n`` (``benchmarks/run.py`` calls it).
+
+Corpus: ``n`` generated DocVQA-like ANLS rows, JSONL with ids, two references each (a gold
+answer of 1-4 words and a variant), the prediction exact, cut short or another word
+(deterministic). Cases, each a separate process whose wall time and peak resident set
+(``wait4``) are measured:
+
+* ``plain Python`` (the reference): ``json.loads`` per line of both files, then
+  ``compute_anls`` on the two lists (the files are in the same order: no pairing);
+* ``metricore score --id-field id --per-sample``: the streamed CLI (ids in the same order);
+* ``metricore score`` without ids (paired by position);
+* ``metricore score --id-field id`` with the predictions shuffled: the pairing spills to
+  disk past 2^20 rows (hash join, then re-ordered by reference position).
+
+``evaluate`` rows: ``metricore_hf.load(name).compute`` against the core on the same 100,000
+rows (ANLS ``docvqa``, 1-NED), best CPU time of three; the added milliseconds per 1,000 rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_rows import bench_row
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+_WORDS = (
+    "coca cola company thomas more dear dr. lobo 1998 march total invoice $1,000 itc limited "
+    "hello world date amount name Москва 東京 ΑΒΓ"
+).split()
+
+PLAIN = """
+import json, sys
+from metricore import compute_anls
+with open(sys.argv[1], "rb") as f:
+    preds = [json.loads(line)["prediction"] for line in f]
+with open(sys.argv[2], "rb") as f:
+    refs = [json.loads(line)["references"] for line in f]
+print(compute_anls(preds, refs).anls)
+"""
+
+
+def write_corpus(folder: Path, n: int, *, shuffled: bool = False, seed: int = 0) -> tuple[Path, Path, Path]:
+    """``(predictions with ids, references with ids, predictions without ids)``; with
+    ``shuffled`` also ``p_shuffled.jsonl`` (the predictions in another order)."""
+    rng = random.Random(seed)
+    paths = folder / "p.jsonl", folder / "r.jsonl", folder / "p_noid.jsonl"
+    r_noid = folder / "r_noid.jsonl"
+    with (
+        open(paths[0], "w", encoding="utf-8") as p,
+        open(paths[1], "w", encoding="utf-8") as r,
+        open(paths[2], "w", encoding="utf-8") as pn,
+        open(r_noid, "w", encoding="utf-8") as rn,
+    ):
+        for i in range(n):
+            gold = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 4)))
+            other = gold.upper() if rng.random() < 0.5 else f"{gold} {rng.choice(_WORDS)}"
+            x = rng.random()
+            pred = gold if x < 0.4 else (gold[:-1] if x < 0.7 else rng.choice(_WORDS))
+            rid = f"q{i:08d}"
+            p.write(json.dumps({"id": rid, "prediction": pred}, ensure_ascii=False) + "\n")
+            r.write(json.dumps({"id": rid, "references": [gold, other]}, ensure_ascii=False) + "\n")
+            pn.write(json.dumps({"prediction": pred}, ensure_ascii=False) + "\n")
+            rn.write(json.dumps({"references": [gold, other]}, ensure_ascii=False) + "\n")
+    if shuffled:
+        lines = paths[0].read_text(encoding="utf-8").splitlines(keepends=True)
+        rng.shuffle(lines)
+        (folder / "p_shuffled.jsonl").write_text("".join(lines), encoding="utf-8")
+    return paths
+
+
+def _popen_measure(argv: list[str]) -> tuple[float, float, str]:
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode:
+            raise RuntimeError(f"{argv[:5]} failed: {err.read().decode()[-2000:]}")
+        return seconds, usage.ru_maxrss / 1024, out.read().decode()
+
+
+def cli_rows(n: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    py = sys.executable
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as tmp:
+        folder = Path(tmp)
+        shuffled = n <= 1_000_000
+        p, r, pn = write_corpus(folder, n, shuffled=shuffled)
+        rn = folder / "r_noid.jsonl"
+        metric = f"ANLS CLI [{n:,} rows]"
+        t_plain, m_plain, out = _popen_measure([py, "-c", PLAIN, str(p), str(r)])
+        want = float(out.strip())
+        rows.append(
+            bench_row(
+                metric,
+                "plain Python: json.loads per line + compute_anls (reference)",
+                n,
+                t_plain,
+                t_plain,
+                m_plain,
+                0.0,
+                f"wall time, peak RSS {m_plain:.0f} MiB",
+            )
+        )
+        score = [py, "-m", "metricore.cli", "score", "--metric", "anls", "--no-progress"]
+        cases = [
+            (
+                "metricore score --id-field id --per-sample",
+                [*score, "--predictions", p, "--references", r, "--id-field", "id"],
+                True,
+            ),
+            (
+                "metricore score (no ids: by position)",
+                [*score, "--predictions", pn, "--references", rn],
+                False,
+            ),
+        ]
+        if shuffled:
+            cases.append(
+                (
+                    "metricore score --id-field id, predictions shuffled (spilled join)",
+                    [
+                        *score,
+                        "--predictions",
+                        folder / "p_shuffled.jsonl",
+                        "--references",
+                        r,
+                        "--id-field",
+                        "id",
+                    ],
+                    False,
+                )
+            )
+        for name, argv, per_sample in cases:
+            argv = [str(a) for a in argv]
+            if per_sample:
+                argv += ["--per-sample", str(folder / "items.jsonl")]
+            seconds, peak, out = _popen_measure(argv)
+            got = json.loads(out)["anls"]
+            rows.append(
+                bench_row(
+                    metric,
+                    name,
+                    n,
+                    seconds,
+                    t_plain,
+                    peak,
+                    abs(got - want),
+                    f"wall time, peak RSS {peak:.0f} MiB; {seconds / t_plain:.2f}x plain Python",
+                )
+            )
+    return rows
+
+
+def evaluate_rows(n: int = 100_000) -> list[dict[str, Any]]:
+    """The evaluate path's added ms per 1,000 rows over the core, per metric."""
+    import metricore_hf
+    from metricore import compute_anls, compute_one_minus_ned
+
+    rng = random.Random(1)
+    golds = [" ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 4))) for _ in range(n)]
+    preds = [g if rng.random() < 0.5 else g[:-1] for g in golds]
+    refs = [[g, g.upper()] for g in golds]
+    rows = []
+    for name, core, references in (
+        ("anls", compute_anls, refs),
+        ("one_minus_ned", compute_one_minus_ned, golds),
+    ):
+        module = metricore_hf.load(name)
+
+        def best(fn: Any) -> float:
+            times = []
+            for _ in range(3):
+                t0 = time.process_time()
+                fn()
+                times.append(time.process_time() - t0)
+            return min(times)
+
+        t_core = best(lambda core=core, refs=references: core(preds, refs))
+        t_ev = best(lambda m=module, refs=references: m.compute(predictions=preds, references=refs))
+        added = (t_ev - t_core) * 1e3 / (n / 1000)
+        rows.append(
+            bench_row(
+                f"evaluate path [{name}]",
+                f"metricore_hf.load({name!r}).compute: {added:.2f} ms added per 1,000 rows",
+                n,
+                t_ev,
+                t_core,
+                None,
+                None,
+                f"core {t_core * 1e3 / (n / 1000):.2f} ms per 1,000 rows; CPU time, best of 3",
+            )
+        )
+    return rows
+
+
+def run(n: int = 1_000_000) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    size = 100_000
+    while size <= n:
+        rows += cli_rows(size)
+        size *= 10
+    return rows + evaluate_rows()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    ap.add_argument("--no-evaluate", action="store_true")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    rows: list[dict[str, Any]] = []
+    for n in args.sizes:
+        for row in cli_rows(n):
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+            rows.append(row)
+    if not args.no_evaluate:
+        for row in evaluate_rows():
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+            rows.append(row)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

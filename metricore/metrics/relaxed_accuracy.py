@@ -56,6 +56,7 @@ from metricore.core.distinct import distinct
 from metricore.core.grouping import BestPick, group_argmax, group_max
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import (
     check_bool,
     check_choice,
@@ -69,10 +70,13 @@ __all__ = [
     "DEFAULT_MAX_RELATIVE_CHANGE",
     "RELAXED_VARIANTS",
     "RelaxedAccuracyResult",
+    "RelaxedItems",
     "RelaxedVariant",
     "compute_relaxed_accuracy",
     "explain_relaxed_accuracy",
+    "relaxed_items",
     "relaxed_number",
+    "relaxed_result",
 ]
 
 _METRIC = "relaxed_accuracy"
@@ -166,8 +170,23 @@ def _read(
     return values[codes], is_number[codes], text_ids[codes]
 
 
+@dataclass(frozen=True)
+class RelaxedItems(ItemStats):
+    """The per-question statistics relaxed accuracy is computed from
+    (:mod:`metricore.core.stream`): each question's 0/1 score and the texts of its rows."""
+
+    scores: np.ndarray
+    variant: str
+    options: dict[str, Any]
+    picks: BestPick | None = None
+    predictions: list[str] | None = None
+
+    TEXT = ("picks", "predictions")
+    SHARED = ("variant", "options")
+
+
 @paused_gc()
-def compute_relaxed_accuracy(
+def relaxed_items(
     predictions: Sequence[Any],
     references: Sequence[Any],
     *,
@@ -177,19 +196,9 @@ def compute_relaxed_accuracy(
     strip: bool = False,
     lowercase: bool = True,
     number_commas: bool = False,
-) -> RelaxedAccuracyResult:
-    """Score predictions against gold answers with relaxed accuracy (module docstring).
-
-    Args:
-        predictions: one answer (str) per question.
-        references: per question, the gold answer or a list of gold answers (the best counts).
-        variant: ``"pix2struct"``.
-        max_relative_change: the tolerance (>= 0; 0.05 is 5%).
-        swapped, strip, lowercase, number_commas: the variants of copies (module docstring).
-
-    >>> compute_relaxed_accuracy(["12.5%", "10.6", "0.0", "Yes"], ["0.125", "10", "0", ["no", "yes"]]).scores
-    [1.0, 0.0, 0.0, 1.0]
-    """
+) -> RelaxedItems:
+    """Each question's score (arguments as :func:`compute_relaxed_accuracy`, which is
+    ``relaxed_result(relaxed_items(...))``); a question's score depends on that question only."""
     spec = RELAXED_VARIANTS[check_choice(variant, RELAXED_VARIANTS, _METRIC, "variant")]
     tolerance = check_number(max_relative_change, _METRIC, "max_relative_change", 0.0, math.inf)
     swapped = check_bool(swapped, _METRIC, "swapped")
@@ -230,20 +239,58 @@ def compute_relaxed_accuracy(
         scores_arr = group_max(correct, counts).astype(np.float64)
         # the first correct gold, else the first gold
         picks = BestPick(flat, index=group_argmax(correct, counts))
+    return RelaxedItems(scores_arr, spec.name, options, picks, preds)
 
-    scores = scores_arr.tolist()
+
+def relaxed_result(items: RelaxedItems, *, columns: bool = True) -> RelaxedAccuracyResult:
+    """The result of every question's statistics: the mean of the 0/1 scores.
+    ``columns=False``: without the per-question columns (the same number)."""
+    scores = items.scores.tolist()
     return RelaxedAccuracyResult(
         relaxed_accuracy=float(sum(scores)) / len(scores),
-        scores=scores,
-        variant=spec.name,
-        max_relative_change=tolerance,
-        swapped=swapped,
-        strip=strip,
-        lowercase=lowercase,
-        number_commas=number_commas,
-        signature=build_signature(_METRIC, spec.name, options, DEFAULTS),
-        picks=picks,
-        predictions=preds,
+        scores=scores if columns else [],
+        variant=items.variant,
+        **items.options,
+        signature=build_signature(_METRIC, items.variant, items.options, DEFAULTS),
+        picks=items.picks if columns and items.picks is not None else BestPick([]),
+        predictions=(items.predictions or []) if columns else [],
+    )
+
+
+def compute_relaxed_accuracy(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "pix2struct",
+    max_relative_change: float = DEFAULT_MAX_RELATIVE_CHANGE,
+    swapped: bool = False,
+    strip: bool = False,
+    lowercase: bool = True,
+    number_commas: bool = False,
+) -> RelaxedAccuracyResult:
+    """Score predictions against gold answers with relaxed accuracy (module docstring).
+
+    Args:
+        predictions: one answer (str) per question.
+        references: per question, the gold answer or a list of gold answers (the best counts).
+        variant: ``"pix2struct"``.
+        max_relative_change: the tolerance (>= 0; 0.05 is 5%).
+        swapped, strip, lowercase, number_commas: the variants of copies (module docstring).
+
+    >>> compute_relaxed_accuracy(["12.5%", "10.6", "0.0", "Yes"], ["0.125", "10", "0", ["no", "yes"]]).scores
+    [1.0, 0.0, 0.0, 1.0]
+    """
+    return relaxed_result(
+        relaxed_items(
+            predictions,
+            references,
+            variant=variant,
+            max_relative_change=max_relative_change,
+            swapped=swapped,
+            strip=strip,
+            lowercase=lowercase,
+            number_commas=number_commas,
+        )
     )
 
 

@@ -65,6 +65,7 @@ from metricore.core._gc import paused_gc
 from metricore.core.distinct import distinct
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import as_list, check_choice, check_pairs, check_strings
 from metricore.text.normalize.vqa import (
     evalai_process,
@@ -76,11 +77,14 @@ from metricore.text.normalize.vqa import (
 __all__ = [
     "VQA_VARIANTS",
     "VQAAccuracyResult",
+    "VQAItems",
     "VQAVariant",
     "compute_vqa_accuracy",
     "explain_vqa_accuracy",
     "leave_one_out_score",
+    "vqa_items",
     "vqa_reference",
+    "vqa_result",
 ]
 
 _METRIC = "vqa_accuracy"
@@ -413,7 +417,109 @@ def _groups(types: list[str], scores: np.ndarray) -> dict[str, list[float]]:
     return out
 
 
+@dataclass(frozen=True)
+class VQAItems(ItemStats):
+    """The per-question statistics VQA accuracy is computed from (:mod:`metricore.core.stream`):
+    each question's score, its matching human answers and its answer count, and its types as
+    given (``None`` entries where a record has none: :func:`vqa_result` checks, over all the
+    questions, that every question has a type or none has)."""
+
+    scores: np.ndarray
+    matches: np.ndarray
+    answer_counts: np.ndarray
+    answer_types: list[str | None]
+    question_types: list[str | None]
+    variant: str
+    predictions: list[str] | None = None
+
+    TEXT = ("predictions",)
+    SHARED = ("variant",)
+
+
 @paused_gc()
+def vqa_items(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "vqav2",
+    answer_types: Sequence[str] | None = None,
+    question_types: Sequence[str] | None = None,
+) -> VQAItems:
+    """Each question's statistics (arguments as :func:`compute_vqa_accuracy`, which is
+    ``vqa_result(vqa_items(...))``); a question's score depends on that question only."""
+    spec = VQA_VARIANTS[check_choice(variant, VQA_VARIANTS, _METRIC, "variant")]
+    preds, refs = check_pairs(predictions, references, _METRIC)
+    preds = check_strings(preds, _METRIC, "predictions")
+    flat, counts, record_answer_types, record_question_types = _read_references(refs)
+    n = len(preds)
+    a_types = (
+        _check_types(answer_types, "answer_types", n) if answer_types is not None else record_answer_types
+    )
+    q_types = (
+        _check_types(question_types, "question_types", n)
+        if question_types is not None
+        else record_question_types
+    )
+    hit = _matches(spec.rule, preds, flat, counts)
+    matches = np.add.reduceat(hit.astype(np.int64), np.concatenate(([0], np.cumsum(counts)[:-1])))
+    return VQAItems(
+        _question_scores(hit, counts),
+        matches,
+        counts,
+        list(a_types) if a_types is not None else [None] * n,
+        list(q_types) if q_types is not None else [None] * n,
+        spec.name,
+        preds,
+    )
+
+
+def vqa_result(items: VQAItems, *, columns: bool = True) -> VQAAccuracyResult:
+    """The result of every question's statistics: the overall and per-type means (and the
+    official printed figures), from the scores in question order.
+    ``columns=False``: without the per-question columns (the same numbers)."""
+    spec = VQA_VARIANTS[items.variant]
+    a_types = _all_or_none(items.answer_types, "answer_type")
+    q_types = _all_or_none(items.question_types, "question_type")
+    few = int(np.count_nonzero(items.answer_counts < _FULL_CREDIT_ANSWERS))
+    if few:
+        warnings.warn(
+            f"{_METRIC}: {few} question(s) have fewer than {_FULL_CREDIT_ANSWERS} human answers; "
+            "min(1, matches/3) over the leave-one-out subsets cannot reach 1 there (one answer always "
+            "scores 0). VQA accuracy expects the 10 human answers of each question",
+            UserWarning,
+            stacklevel=3,
+        )
+    scores_arr = items.scores
+    scores = scores_arr.tolist()
+    per_answer_type = per_question_type = None
+    official: dict[str, Any] | None = None
+    if spec.prints_figures:
+        official = {"overall": _percent(scores)}
+    if a_types is not None:
+        groups = _groups(a_types, scores_arr)
+        per_answer_type = {t: _python_mean(v) for t, v in groups.items()}
+        if official is not None:
+            official["perAnswerType"] = {t: _percent(v) for t, v in groups.items()}
+    if q_types is not None:
+        groups = _groups(q_types, scores_arr)
+        per_question_type = {t: _python_mean(v) for t, v in groups.items()}
+        if official is not None:
+            official["perQuestionType"] = {t: _percent(v) for t, v in groups.items()}
+    return VQAAccuracyResult(
+        accuracy=_python_mean(scores),
+        scores=scores if columns else [],
+        matches=items.matches.tolist() if columns else [],
+        variant=spec.name,
+        accuracy_per_answer_type=per_answer_type,
+        accuracy_per_question_type=per_question_type,
+        official=official,
+        signature=build_signature(_METRIC, spec.name),
+        answer_types=a_types,
+        question_types=q_types,
+        predictions=(items.predictions or []) if columns else [],
+    )
+
+
 def compute_vqa_accuracy(
     predictions: Sequence[Any],
     references: Sequence[Any],
@@ -440,61 +546,10 @@ def compute_vqa_accuracy(
     >>> compute_vqa_accuracy(["Yes"], [["yes"] * 10]).scores  # unanimous: compared as written
     [0.0]
     """
-    spec = VQA_VARIANTS[check_choice(variant, VQA_VARIANTS, _METRIC, "variant")]
-    preds, refs = check_pairs(predictions, references, _METRIC)
-    preds = check_strings(preds, _METRIC, "predictions")
-    flat, counts, record_answer_types, record_question_types = _read_references(refs)
-    n = len(preds)
-    a_types = (
-        _check_types(answer_types, "answer_types", n) if answer_types is not None else record_answer_types
-    )
-    q_types = (
-        _check_types(question_types, "question_types", n)
-        if question_types is not None
-        else record_question_types
-    )
-
-    hit = _matches(spec.rule, preds, flat, counts)
-    scores_arr = _question_scores(hit, counts)
-    matches = np.add.reduceat(hit.astype(np.int64), np.concatenate(([0], np.cumsum(counts)[:-1])))
-    few = int(np.count_nonzero(counts < _FULL_CREDIT_ANSWERS))
-    if few:
-        warnings.warn(
-            f"{_METRIC}: {few} question(s) have fewer than {_FULL_CREDIT_ANSWERS} human answers; "
-            "min(1, matches/3) over the leave-one-out subsets cannot reach 1 there (one answer always "
-            "scores 0). VQA accuracy expects the 10 human answers of each question",
-            UserWarning,
-            stacklevel=3,
+    return vqa_result(
+        vqa_items(
+            predictions, references, variant=variant, answer_types=answer_types, question_types=question_types
         )
-
-    scores = scores_arr.tolist()
-    per_answer_type = per_question_type = None
-    official: dict[str, Any] | None = None
-    if spec.prints_figures:
-        official = {"overall": _percent(scores)}
-    if a_types is not None:
-        groups = _groups(a_types, scores_arr)
-        per_answer_type = {t: _python_mean(v) for t, v in groups.items()}
-        if official is not None:
-            official["perAnswerType"] = {t: _percent(v) for t, v in groups.items()}
-    if q_types is not None:
-        groups = _groups(q_types, scores_arr)
-        per_question_type = {t: _python_mean(v) for t, v in groups.items()}
-        if official is not None:
-            official["perQuestionType"] = {t: _percent(v) for t, v in groups.items()}
-
-    return VQAAccuracyResult(
-        accuracy=_python_mean(scores),
-        scores=scores,
-        matches=matches.tolist(),
-        variant=spec.name,
-        accuracy_per_answer_type=per_answer_type,
-        accuracy_per_question_type=per_question_type,
-        official=official,
-        signature=build_signature(_METRIC, spec.name),
-        answer_types=a_types,
-        question_types=q_types,
-        predictions=preds,
     )
 
 

@@ -8,12 +8,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from metricore.core.spec import Config, Example, MetricSpec, Option, TaskUse
+from metricore.core.stream import Stream
 from metricore.metrics.relaxed_accuracy import (
     DEFAULT_MAX_RELATIVE_CHANGE,
     RELAXED_VARIANTS,
     RelaxedAccuracyResult,
-    compute_relaxed_accuracy,
+    RelaxedItems,
     explain_relaxed_accuracy,
+    relaxed_items,
+    relaxed_result,
 )
 from metricore.specs._cost import size
 from metricore.stats.significance import Statistic, mean_statistic
@@ -51,10 +54,22 @@ _OPTIONS = (
 )
 
 
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> RelaxedItems:
+    return relaxed_items(predictions, references, variant=config, **options)
+
+
+def _finish(
+    config: str, items: RelaxedItems, options: Mapping[str, Any], columns: bool
+) -> RelaxedAccuracyResult:
+    return relaxed_result(items, columns=columns)
+
+
 def _compute(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
 ) -> RelaxedAccuracyResult:
-    return compute_relaxed_accuracy(predictions, references, variant=config, **options)
+    return relaxed_result(_items(config, predictions, references, options))
 
 
 def _statistics(r: RelaxedAccuracyResult) -> dict[str, Statistic]:
@@ -94,6 +109,7 @@ SPEC = MetricSpec(
     "else must match the gold case-insensitively; the best of several golds counts; the mean over questions.",
     configs=tuple(Config(name, v.reference, _OPTIONS) for name, v in RELAXED_VARIANTS.items()),
     task=TaskUse(tuple(RELAXED_VARIANTS), ("relaxed_accuracy",)),
+    stream=Stream(_items, _finish),
     compute=_compute,
     result_types=(RelaxedAccuracyResult,),
     closest_label="best gold",

@@ -8,20 +8,33 @@ from typing import Any
 import numpy as np
 
 from metricore.core.spec import Config, Example, MetricSpec, TaskUse
+from metricore.core.stream import Stream
 from metricore.metrics.vqa_accuracy import (
     VQA_VARIANTS,
     VQAAccuracyResult,
-    compute_vqa_accuracy,
+    VQAItems,
     explain_vqa_accuracy,
+    vqa_items,
+    vqa_result,
 )
 from metricore.specs._cost import size
 from metricore.stats.significance import Statistic, mean_statistic, ratio_statistic
 
 
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> VQAItems:
+    return vqa_items(predictions, references, variant=config, **options)
+
+
+def _finish(config: str, items: VQAItems, options: Mapping[str, Any], columns: bool) -> VQAAccuracyResult:
+    return vqa_result(items, columns=columns)
+
+
 def _compute(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
 ) -> VQAAccuracyResult:
-    return compute_vqa_accuracy(predictions, references, variant=config, **options)
+    return vqa_result(_items(config, predictions, references, options))
 
 
 def _statistics(r: VQAAccuracyResult) -> dict[str, Statistic]:
@@ -92,6 +105,7 @@ SPEC = MetricSpec(
     compute=_compute,
     result_types=(VQAAccuracyResult,),
     task=TaskUse(tuple(VQA_VARIANTS), ("accuracy",)),
+    stream=Stream(_items, _finish),
     cost=_cost,
     statistics=_statistics,
     explain=_explain,

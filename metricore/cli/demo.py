@@ -14,7 +14,6 @@ from typing import Any
 
 from metricore import registry
 from metricore.core.spec import MetricSpec
-from metricore.lexicon.wordnet import WordNetNotFoundError
 
 __all__ = ["demo_rows", "format_table"]
 
@@ -32,7 +31,7 @@ def _row(spec: MetricSpec, index: int) -> dict[str, Any]:
         with warnings.catch_warnings():  # e.g. "one image scores 0": the example shows it on purpose
             warnings.simplefilter("ignore")
             result = bound.run(example.predictions, example.references)
-    except (ImportError, WordNetNotFoundError, OSError) as err:  # a resource the config needs
+    except (ImportError, LookupError, OSError) as err:  # a resource the config needs (a thesaurus, WordNet)
         need = spec.needs.get(bound.config.name) or str(err).splitlines()[0]
         return {**row, "score": None, "key": None, "signature": f"(not run: needs {need})"}
     key = result.main_key() or next(iter(result.headline()))

@@ -121,5 +121,9 @@ def needed(request: Any, names: list[str]) -> list[str]:
     """The apps the selected tests of ``request``'s module name (by a ``name`` parameter or in
     their own name), to start together."""
     module = request.module.__name__
-    ids = [item.nodeid for item in request.session.items if item.module.__name__ == module]
+    ids = [
+        item.nodeid
+        for item in request.session.items
+        if getattr(item, "module", None) is not None and item.module.__name__ == module
+    ]
     return [n for n in names if any(f"[{n}" in i or f"_{n}_" in i or f"-{n}-" in i for i in ids)]

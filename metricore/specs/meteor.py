@@ -229,5 +229,7 @@ SPEC = MetricSpec(
     needs={
         "nltk": "WordNet 3.0 (metricore wordnet --install)",
         METEOR_1_5: "pycocoevalcap 1.2 for its data (pip install 'metricore[coco]'); no Java",
+        "fbc2_captioning": "razdel and wiki-ru-wordnet (pip install 'metricore[ru]')",
+        "fbc2_vqa": "pymorphy3 and wiki-ru-wordnet (pip install 'metricore[ru]')",
     },
 )

@@ -151,9 +151,21 @@ def _finish(config: str, items: Any, options: Mapping[str, Any], columns: bool) 
 def _accepts(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> bool:
-    """A whole-input list of ``no_answer_probabilities`` (``compute_token_f1``'s keyword, which
-    the spec's options do not take) cannot be cut into batches: such rows are held."""
-    return options.get("no_answer_probabilities") is None
+    """Whether rows can be scored batch by batch; the others are held and scored in one call.
+
+    Held: Hugging Face SQuAD dict rows, which the metric pairs by id itself: the command line
+    pairs such rows by position (their ``id`` is inside the value), so a batch's predictions
+    need not have the ids of its references; and a whole-input ``no_answer_probabilities``
+    list (``compute_token_f1``'s keyword, which the spec's options do not take), which cannot
+    be cut into batches. (Batches of SQuAD dicts whose ids pair within each batch do stream
+    exactly: :class:`~metricore.metrics.token_f1.InputRows`.)"""
+    if config in ("question_level", "quac"):
+        return True
+    if options.get("no_answer_probabilities") is not None:
+        return False
+    return not (predictions and isinstance(predictions[0], Mapping)) and not (
+        references and isinstance(references[0], Mapping)
+    )
 
 
 def _compute(config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]) -> Any:

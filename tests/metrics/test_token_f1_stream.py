@@ -1,8 +1,12 @@
 """Token F1 scored in batches (:class:`metricore.core.stream.StreamScorer`) gives the result
 of one call on all rows, for every config, at random batch sizes: the corpus numbers, the
-SQuAD v2.0 report with its best thresholds (probability ties across batch boundaries,
-predictions in another order than the references within each batch), the per-question
-numbers of each batch, and the signature."""
+SQuAD v2.0 report with its best thresholds, the per-question numbers of each batch, and the
+signature.
+
+SQuAD dict rows are held by the spec's stream (the command line pairs them by position);
+batches of them whose ids pair within each batch stream exactly all the same (probability
+ties across batch boundaries, predictions in another order than the references within each
+batch): tested with the spec's stream without its ``accepts``."""
 
 from __future__ import annotations
 
@@ -16,12 +20,14 @@ from hypothesis import strategies as st
 
 from metricore import registry
 from metricore.core.spec import BoundMetric
-from metricore.core.stream import StreamScorer
+from metricore.core.stream import Stream, StreamScorer
 from metricore.metrics.token_f1 import MLQA_LANGUAGES, compute_token_f1
 from tests.gen_token_f1 import answer, mlqa_questions, mutate, quac_dialogs, questions
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SPEC = registry.get("token_f1")
+#: the spec's stream without ``accepts``: SQuAD dict batches are scored batch by batch
+UNHELD = replace(SPEC, stream=Stream(SPEC.stream.items, SPEC.stream.finish))
 #: few distinct probabilities: ties inside and across batches
 PROBABILITIES = (0.0, 0.0, 0.25, 0.5, 0.5, 0.75, 1.0)
 
@@ -139,7 +145,7 @@ def test_squad_v2_dicts_stream_with_ties_across_batches(n, seed, threshold, rnd)
     preds = [p for ps, _ in batches for p in ps]
     refs = [r for _, rs in batches for r in rs]
     want = compute_token_f1(preds, refs, variant="squad_v2", no_answer_threshold=threshold)
-    got, summary, records = _stream(SPEC.bind("squad_v2", no_answer_threshold=threshold), batches)
+    got, summary, records = _stream(UNHELD.bind("squad_v2", no_answer_threshold=threshold), batches)
     # the stream keeps no ids (texts); every number and the signature are the same
     assert _equal(got, want) and got.ids is None
     assert _same(summary.squad_v2, want.squad_v2)
@@ -163,7 +169,7 @@ def test_squad_dicts_stream_as_one_call(n, seed, rnd):
     preds = [p for ps, _ in batches for p in ps]
     refs = [r for _, rs in batches for r in rs]
     want = compute_token_f1(preds, refs)
-    got, summary, records = _stream(SPEC.bind("squad"), batches)
+    got, summary, records = _stream(UNHELD.bind("squad"), batches)
     assert got == want and _same(summary.headline(), want.headline())
     assert _same(records, want.per_item())
 
@@ -189,8 +195,12 @@ def test_ties_across_batches_follow_the_prediction_rows_of_the_whole_input():
     want = compute_token_f1(preds, refs, variant="squad_v2")
     assert (want.squad_v2["best_f1"], want.squad_v2["best_f1_thresh"]) == (75.0, 0.5)
     assert (want.squad_v2["best_exact"], want.squad_v2["best_exact_thresh"]) == (75.0, 0.5)
-    got = _stream(SPEC.bind("squad_v2"), batches)[0]
+    got = _stream(UNHELD.bind("squad_v2"), batches)[0]
     assert got.squad_v2 == want.squad_v2 and got == want
+    # the command line's stream holds SQuAD dicts and scores them in one call
+    scorer = StreamScorer(SPEC.bind("squad_v2"))
+    assert all(scorer.add(*batch) is None for batch in batches) and scorer.held
+    assert scorer.finish().squad_v2 == want.squad_v2
 
 
 @SETTINGS
@@ -256,3 +266,70 @@ def test_batches_of_plain_lists_and_squad_dicts_are_refused():
     scorer.add(*dicts)
     with pytest.raises(ValueError, match="rows from 1 on are SQuAD dicts, the first rows plain lists"):
         scorer.finish()
+
+
+# --------------------------------------------------------------------------------------------
+# The command line
+# --------------------------------------------------------------------------------------------
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _score(monkeypatch, capsys, *argv):
+    """``metricore score`` with ``argv``: exit code, printed result, the run's scorer."""
+    from metricore.cli import commands
+
+    scorers = []
+
+    class Recorded(StreamScorer):
+        def __init__(self, bound):
+            super().__init__(bound)
+            scorers.append(self)
+
+    monkeypatch.setattr(commands, "StreamScorer", Recorded)
+    code = commands.main(["score", "--metric", "token_f1", "--no-progress", *map(str, argv)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out), scorers[0]
+
+
+def test_cli_streams_records_with_ids_in_another_order(tmp_path, monkeypatch, capsys):
+    preds, refs = questions(500, 11)
+    refs = [[] if i % 4 == 0 else g for i, g in enumerate(refs)]
+    pred_rows = [{"id": f"q{i}", "prediction": p} for i, p in enumerate(preds)]
+    random.Random(2).shuffle(pred_rows)
+    p = _write(tmp_path / "p.jsonl", pred_rows)
+    r = _write(tmp_path / "r.jsonl", [{"id": f"q{i}", "references": g} for i, g in enumerate(refs)])
+    items = tmp_path / "items.jsonl"
+    out, scorer = _score(
+        monkeypatch,
+        capsys,
+        *("--config", "squad_v2", "--predictions", p, "--references", r, "--per-sample", items),
+        *("--batch-rows", 37, "--spill-rows", 100),
+    )
+    assert not scorer.held and out["matched_by"] == "id"
+    want = compute_token_f1(preds, refs, variant="squad_v2")
+    assert _same({k: out[k] for k in want.headline()}, want.headline())
+    assert out["total"] == 500 and out["signature"] == want.signature
+    got = [json.loads(line) for line in items.read_text(encoding="utf-8").split("\n") if line]
+    assert [g["f1"] for g in got] == want.f1_scores and [g["closest"] for g in got] == want.closest
+    assert [g["id"] for g in got] == [f"q{i}" for i in range(500)]
+
+
+def test_cli_holds_squad_dicts_whose_files_are_in_different_orders(tmp_path, monkeypatch, capsys):
+    """SQuAD dict rows pair by position on the command line (their id is inside the value):
+    held, and matched by id in one call, whatever the order of the two files."""
+    batches = _squad_dict_batches(random.Random(4), 300, 9, [300])
+    preds, refs = batches[0]
+    p, r = _write(tmp_path / "p.jsonl", preds), _write(tmp_path / "r.jsonl", refs)
+    out, scorer = _score(
+        monkeypatch,
+        capsys,
+        *("--config", "squad_v2", "--predictions", p, "--references", r, "--batch-rows", 16),
+    )
+    assert scorer.held and out["matched_by"] == "position"
+    want = compute_token_f1(preds, refs, variant="squad_v2")
+    assert _same({k: out[k] for k in want.headline()}, want.headline())

@@ -333,3 +333,24 @@ def test_cli_holds_squad_dicts_whose_files_are_in_different_orders(tmp_path, mon
     assert scorer.held and out["matched_by"] == "position"
     want = compute_token_f1(preds, refs, variant="squad_v2")
     assert _same({k: out[k] for k in want.headline()}, want.headline())
+
+
+def test_cli_squad_dict_ties_follow_the_prediction_file(tmp_path, monkeypatch, capsys):
+    """The v2.0 walk breaks probability ties in the order of the prediction file (the official
+    script's dict order), not the reference order: pairing SQuAD dict rows by id before the
+    metric (reference order) would give best_f1 50.0 at 0.0 here."""
+    pred = [("b", "cat"), ("a", "x"), ("d", "dog"), ("c", "y")]
+    gold = [("a", []), ("b", ["cat"]), ("c", []), ("d", ["dog"])]
+    p = _write(
+        tmp_path / "p.jsonl",
+        [{"id": i, "prediction_text": t, "no_answer_probability": 0.5} for i, t in pred],
+    )
+    r = _write(
+        tmp_path / "r.jsonl",
+        [{"id": i, "answers": {"text": g, "answer_start": [0] * len(g)}} for i, g in gold],
+    )
+    out, scorer = _score(
+        monkeypatch, capsys, "--config", "squad_v2", "--predictions", p, "--references", r, "--batch-rows", 2
+    )
+    assert scorer.held
+    assert (out["best_f1"], out["best_f1_thresh"], out["best_exact"]) == (75.0, 0.5, 75.0)

@@ -155,10 +155,12 @@ def _accepts(
 
     Held: Hugging Face SQuAD dict rows, which the metric pairs by id itself: the command line
     pairs such rows by position (their ``id`` is inside the value), so a batch's predictions
-    need not have the ids of its references; and a whole-input ``no_answer_probabilities``
-    list (``compute_token_f1``'s keyword, which the spec's options do not take), which cannot
-    be cut into batches. (Batches of SQuAD dicts whose ids pair within each batch do stream
-    exactly: :class:`~metricore.metrics.token_f1.InputRows`.)"""
+    need not have the ids of its references (pairing them by id before the metric would lose
+    the prediction file's order, in which SQuAD v2.0 breaks probability ties); and a
+    whole-input ``no_answer_probabilities`` list (``compute_token_f1``'s keyword, which the
+    spec's options do not take), which cannot be cut into batches. (Batches of SQuAD dicts
+    whose ids pair within each batch do stream exactly:
+    :class:`~metricore.metrics.token_f1.InputRows`.)"""
     if config in ("question_level", "quac"):
         return True
     if options.get("no_answer_probabilities") is not None:

@@ -24,6 +24,10 @@ Inputs are plain lists (``predictions=[str]``, ``references=[[str]]`` or a bare 
 question) or Hugging Face's SQuAD dict format, matched by ``id``
 (:mod:`metricore.metrics.token_f1.squad_format`).
 
+:func:`compute_token_f1` is ``token_f1_result(token_f1_items(...))``: the per-question
+statistics (:class:`TokenF1Items`), then the corpus numbers from them, so that the rows can be
+scored in batches with the same result (:mod:`metricore.core.stream`).
+
 The cyclic garbage collector is paused during a call (:mod:`metricore.core._gc`).
 """
 
@@ -203,8 +207,9 @@ class InputRows:
     row decides for all, as in one call), and, for ``squad_v2`` dict input, per question the
     row of its prediction in the input (the best-threshold walk breaks probability ties in
     that order). :meth:`concat` shifts each batch's rows by the rows before it: the rows of
-    the whole input, for batches each of whose ids pair within the batch (the CLI pairs the
-    whole files by id before it makes batches)."""
+    the whole input, for batches each of whose ids pair within the batch. (The token F1 spec
+    holds SQuAD dict rows: the command line pairs them by position, so their ids need not
+    pair within a batch.)"""
 
     squad_dicts: bool
     size: int

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from metricore.core.spec import Config, Example, InputKind, MetricSpec, Option, TaskUse
+from metricore.core.stream import ItemStats, Stream
 from metricore.metrics.token_f1 import (
     DEFAULT_NO_ANSWER_THRESHOLD,
     MLQA_LANGUAGES,
@@ -17,10 +18,13 @@ from metricore.metrics.token_f1 import (
     QuACResult,
     QuestionLevelResult,
     TokenF1Result,
-    compute_quac,
-    compute_question_level,
-    compute_token_f1,
     parse_squad_records,
+    quac_items,
+    quac_result,
+    question_level_items,
+    question_level_result,
+    token_f1_items,
+    token_f1_result,
     token_overlap,
 )
 from metricore.specs._cost import token_cost
@@ -115,20 +119,59 @@ CONFIGS = (
 )
 
 
-def _compute(config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]) -> Any:
+def _dialog_turns(references: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The gold answers and dialog ids of QuAC references ``{"dialog_id", "answers"}``."""
+    for i, ref in enumerate(references):
+        if not isinstance(ref, Mapping) or "dialog_id" not in ref or "answers" not in ref:
+            raise TypeError(
+                f"token_f1: `references[{i}]` must be {{'dialog_id': str, 'answers': [str, ...]}} "
+                f"for the quac config, got {ref!r:.80}"
+            )
+    return [r["answers"] for r in references], [r["dialog_id"] for r in references]
+
+
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> ItemStats:
     if config == "question_level":
-        return compute_question_level(predictions, references, **options)
+        return question_level_items(predictions, references, **options)
     if config == "quac":
-        for i, ref in enumerate(references):
-            if not isinstance(ref, Mapping) or "dialog_id" not in ref or "answers" not in ref:
-                raise TypeError(
-                    f"token_f1: `references[{i}]` must be {{'dialog_id': str, 'answers': [str, ...]}} "
-                    f"for the quac config, got {ref!r:.80}"
-                )
-        return compute_quac(
-            predictions, [r["answers"] for r in references], [r["dialog_id"] for r in references], **options
-        )
-    return compute_token_f1(predictions, references, variant=config, **options)
+        return quac_items(predictions, *_dialog_turns(references), **options)
+    return token_f1_items(predictions, references, variant=config, **options)
+
+
+def _finish(config: str, items: Any, options: Mapping[str, Any], columns: bool) -> Any:
+    if config == "question_level":
+        return question_level_result(items, columns=columns)
+    if config == "quac":
+        return quac_result(items, columns=columns)
+    return token_f1_result(items, columns=columns)
+
+
+def _accepts(
+    config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
+) -> bool:
+    """Whether rows can be scored batch by batch; the others are held and scored in one call.
+
+    Held: Hugging Face SQuAD dict rows, which the metric pairs by id itself: the command line
+    pairs such rows by position (their ``id`` is inside the value), so a batch's predictions
+    need not have the ids of its references (pairing them by id before the metric would lose
+    the prediction file's order, in which SQuAD v2.0 breaks probability ties); and a
+    whole-input ``no_answer_probabilities`` list (``compute_token_f1``'s keyword, which the
+    spec's options do not take), which cannot be cut into batches. (Batches of SQuAD dicts
+    whose ids pair within each batch do stream exactly:
+    :class:`~metricore.metrics.token_f1.InputRows`.)"""
+    if config in ("question_level", "quac"):
+        return True
+    if options.get("no_answer_probabilities") is not None:
+        return False
+    return not (predictions and isinstance(predictions[0], Mapping)) and not (
+        references and isinstance(references[0], Mapping)
+    )
+
+
+def _compute(config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]) -> Any:
+    return _finish(config, _items(config, predictions, references, options), options, True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,6 +431,7 @@ SPEC = MetricSpec(
     "normalized answer against the best gold answer, averaged (x100 as the official scripts).",
     configs=CONFIGS,
     compute=_compute,
+    stream=Stream(_items, _finish, accepts=_accepts),
     result_types=(TokenF1Result, QuestionLevelResult, QuACResult),
     closest_label="best gold",
     notes="Headline numbers are on the official scripts' 0-100 scale (as Hugging Face `squad`/`squad_v2`), "

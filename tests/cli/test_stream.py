@@ -95,8 +95,8 @@ def _nan_equal(a, b) -> bool:
 
 
 def test_every_per_item_metric_streams():
-    """ANLS, 1-NED and METEOR keep per-item statistics only (the CLI's targets)."""
-    for name in ("anls", "one_minus_ned", "meteor"):
+    """ANLS, 1-NED, METEOR and token F1 keep per-item statistics only (the CLI's targets)."""
+    for name in ("anls", "one_minus_ned", "meteor", "token_f1"):
         spec = registry.METRICS[name]
         assert spec.stream is not None and spec.stream.streams(spec.default_config), name
 

@@ -16,6 +16,10 @@ Modules, each stating its rules and the reference it is pinned to:
 * :mod:`~metricore.metrics.token_f1.question_level`: :func:`compute_question_level`;
 * :mod:`~metricore.metrics.token_f1.quac`: :func:`compute_quac` (QuAC's official scorer).
 
+Each ``compute_*`` is ``*_result(*_items(...))``: the per-question statistics of the rows
+(``TokenF1Items``, ``QuestionLevelItems``, ``QuACItems``), then the corpus numbers from them,
+so that rows can be scored in batches (:mod:`metricore.core.stream`).
+
 Every public name is importable from this package.
 """
 
@@ -23,12 +27,28 @@ from metricore.metrics.token_f1.overlap import TokenOverlap, TokenScores, token_
 from metricore.metrics.token_f1.quac import (
     CANNOTANSWER,
     DEFAULT_MIN_HUMAN_F1,
+    QuACItems,
     QuACResult,
     compute_quac,
+    quac_items,
     quac_references,
+    quac_result,
 )
-from metricore.metrics.token_f1.question_level import QuestionLevelResult, compute_question_level
-from metricore.metrics.token_f1.squad import TokenF1Result, compute_token_f1
+from metricore.metrics.token_f1.question_level import (
+    QuestionLevelItems,
+    QuestionLevelResult,
+    compute_question_level,
+    question_level_items,
+    question_level_result,
+)
+from metricore.metrics.token_f1.squad import (
+    InputRows,
+    TokenF1Items,
+    TokenF1Result,
+    compute_token_f1,
+    token_f1_items,
+    token_f1_result,
+)
 from metricore.metrics.token_f1.squad_format import (
     SquadRecords,
     parse_squad_records,
@@ -49,19 +69,29 @@ __all__ = [
     "TokenScores",
     "TokenOverlap",
     "TokenF1Result",
+    "TokenF1Items",
+    "InputRows",
     "SquadRecords",
     "QuestionLevelResult",
+    "QuestionLevelItems",
     "token_scores",
     "token_overlap",
     "compute_token_f1",
+    "token_f1_items",
+    "token_f1_result",
     "parse_squad_records",
     "squad_prediction",
     "squad_reference",
     "compute_question_level",
+    "question_level_items",
+    "question_level_result",
     "DEFAULT_NO_ANSWER_THRESHOLD",
     "CANNOTANSWER",
     "DEFAULT_MIN_HUMAN_F1",
     "QuACResult",
+    "QuACItems",
     "compute_quac",
+    "quac_items",
+    "quac_result",
     "quac_references",
 ]

@@ -32,6 +32,7 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import (
     as_list,
     check_bool,
@@ -43,7 +44,16 @@ from metricore.core.validation import (
 from metricore.metrics.token_f1.overlap import _prf, _Texts
 from metricore.text.normalize import get_normalizer
 
-__all__ = ["CANNOTANSWER", "DEFAULT_MIN_HUMAN_F1", "QuACResult", "compute_quac", "quac_references"]
+__all__ = [
+    "CANNOTANSWER",
+    "DEFAULT_MIN_HUMAN_F1",
+    "QuACItems",
+    "QuACResult",
+    "compute_quac",
+    "quac_items",
+    "quac_references",
+    "quac_result",
+]
 
 _METRIC = "token_f1"
 CANNOTANSWER = "CANNOTANSWER"
@@ -133,29 +143,36 @@ class QuACResult(MetricResult):
         return 100.0 if self.percent else 1.0
 
 
+@dataclass(frozen=True)
+class QuACItems(ItemStats):
+    """The per-question statistics QuAC's scores are computed from
+    (:mod:`metricore.core.stream`): each question's model F1 and human F1 (float64 columns)
+    and its dialog id (HEQ-D groups by it; the strings of a batch are shared per dialog, so a
+    stream keeps one string per dialog and a reference per question). The predictions serve
+    a batch's per-question rows (a stream drops them)."""
+
+    model_f1: np.ndarray
+    human_f1: np.ndarray
+    dialog_ids: list[str]
+    min_human_f1: float
+    percent: bool
+    predictions: list[str] | None = None
+
+    TEXT = ("predictions",)
+    SHARED = ("min_human_f1", "percent")
+
+
 @paused_gc()
-def compute_quac(
+def quac_items(
     predictions: Sequence[str],
     references: Sequence[Any],
     dialog_ids: Sequence[str],
     *,
     min_human_f1: float = DEFAULT_MIN_HUMAN_F1,
     percent: bool = True,
-) -> QuACResult:
-    """Score QuAC answers.
-
-    Args:
-        predictions: one answer string per question (``"CANNOTANSWER"`` to abstain).
-        references: per question, the reference answers (a list of str; a bare str is one).
-        dialog_ids: per question, the id of its dialog (HEQ-D groups by it).
-        min_human_f1: questions with a lower human F1 are not counted (default 0.4).
-        percent: x100 (default) or [0, 1] for the corpus numbers.
-
-    >>> refs = [["the cat sat on the mat", "cat sat on the mat", "a cat on a mat"]] * 2
-    >>> r = compute_quac(["cat sat on the mat", "cat"], refs, ["d1", "d2"])
-    >>> [round(x, 4) for x in r.f1_scores], round(r.human_f1_scores[0], 4), r.heq_q, r.heq_d
-    ([1.0, 0.4667], 0.9524, 50.0, 50.0)
-    """
+) -> QuACItems:
+    """Each question's model and human F1 and dialog (arguments as :func:`compute_quac`,
+    which is ``quac_result(quac_items(...))``)."""
     check_bool(percent, _METRIC, "percent")
     min_f1 = check_number(min_human_f1, _METRIC, "min_human_f1", 0.0, 1.0)
     preds, refs = check_pairs(predictions, references, _METRIC)
@@ -210,10 +227,29 @@ def compute_quac(
             hpos += n - 1
         human.append(total / n)
 
+    # one string object per dialog: what a stream keeps of the dialog ids
+    shared: dict[str, str] = {}
+    dialogs = [shared.setdefault(d, d) for d in dialogs]
+    return QuACItems(
+        np.asarray(model, dtype=np.float64),
+        np.asarray(human, dtype=np.float64),
+        dialogs,
+        min_f1,
+        percent,
+        preds,
+    )
+
+
+def quac_result(items: QuACItems, *, columns: bool = True) -> QuACResult:
+    """The result of every question's statistics: F1 and human F1 over the counted
+    questions (summed left to right, as the scorer), HEQ-Q, HEQ-D over every dialog.
+    ``columns=False``: without the per-question columns."""
+    model, human = items.model_f1.tolist(), items.human_f1.tolist()
+    min_f1, percent = items.min_human_f1, items.percent
     counted = [h >= min_f1 for h in human]
     passed = [c and m >= h for c, m, h in zip(counted, model, human)]
     dialog_ok: dict[str, bool] = {}
-    for d, c, ok in zip(dialogs, counted, passed):
+    for d, c, ok in zip(items.dialog_ids, counted, passed):
         dialog_ok[d] = dialog_ok.get(d, True) and (ok or not c)
     n_counted = sum(counted)
     scale = 100.0 if percent else 1.0
@@ -228,14 +264,14 @@ def compute_quac(
         heq_q=scale * sum(passed) / n_counted if n_counted else 0.0,
         heq_d=scale * sum(dialog_ok.values()) / len(dialog_ok),
         human_f1=counted_mean(human),
-        total_questions=len(preds),
+        total_questions=len(model),
         counted_questions=n_counted,
         total_dialogs=len(dialog_ok),
-        scores=list(model),
-        f1_scores=model,
-        human_f1_scores=human,
-        counted=counted,
-        heq_scores=[float(x) for x in passed],
+        scores=list(model) if columns else [],
+        f1_scores=model if columns else [],
+        human_f1_scores=human if columns else [],
+        counted=counted if columns else [],
+        heq_scores=[float(x) for x in passed] if columns else [],
         min_human_f1=min_f1,
         percent=percent,
         signature=build_signature(
@@ -244,6 +280,34 @@ def compute_quac(
             {"min_human_f1": min_f1, "percent": percent},
             {"min_human_f1": DEFAULT_MIN_HUMAN_F1, "percent": True},
         ),
-        dialog_ids=dialogs,
-        predictions=preds,
+        dialog_ids=items.dialog_ids if columns else None,
+        predictions=(items.predictions or []) if columns else [],
+    )
+
+
+@paused_gc()
+def compute_quac(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    dialog_ids: Sequence[str],
+    *,
+    min_human_f1: float = DEFAULT_MIN_HUMAN_F1,
+    percent: bool = True,
+) -> QuACResult:
+    """Score QuAC answers.
+
+    Args:
+        predictions: one answer string per question (``"CANNOTANSWER"`` to abstain).
+        references: per question, the reference answers (a list of str; a bare str is one).
+        dialog_ids: per question, the id of its dialog (HEQ-D groups by it).
+        min_human_f1: questions with a lower human F1 are not counted (default 0.4).
+        percent: x100 (default) or [0, 1] for the corpus numbers.
+
+    >>> refs = [["the cat sat on the mat", "cat sat on the mat", "a cat on a mat"]] * 2
+    >>> r = compute_quac(["cat sat on the mat", "cat"], refs, ["d1", "d2"])
+    >>> [round(x, 4) for x in r.f1_scores], round(r.human_f1_scores[0], 4), r.heq_q, r.heq_d
+    ([1.0, 0.4667], 0.9524, 50.0, 50.0)
+    """
+    return quac_result(
+        quac_items(predictions, references, dialog_ids, min_human_f1=min_human_f1, percent=percent)
     )

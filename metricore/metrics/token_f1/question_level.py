@@ -27,12 +27,19 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import check_bool, check_choice, check_pairs, check_string_list
 from metricore.metrics.token_f1.overlap import _mean
 from metricore.metrics.token_f1.variants import _METRIC
 from metricore.text.normalize import NORMALIZERS, get_normalizer
 
-__all__ = ["QuestionLevelResult", "compute_question_level"]
+__all__ = [
+    "QuestionLevelItems",
+    "QuestionLevelResult",
+    "compute_question_level",
+    "question_level_items",
+    "question_level_result",
+]
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,92 @@ def _entity_prf(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> tuple[np.ndar
     return p, r, f1
 
 
+@dataclass(frozen=True)
+class QuestionLevelItems(ItemStats):
+    """The per-question statistics question-level scores are computed from
+    (:mod:`metricore.core.stream`): each question's TP, FP and FN counts; the entity lists
+    as scored serve a batch's per-question rows (a stream drops them)."""
+
+    true_positives: np.ndarray
+    false_positives: np.ndarray
+    false_negatives: np.ndarray
+    normalizer: str
+    percent: bool
+    predictions: list[list[str]] | None = None
+
+    TEXT = ("predictions",)
+    SHARED = ("normalizer", "percent")
+
+
 @paused_gc()
+def question_level_items(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    normalizer: str = "squad",
+    percent: bool = True,
+) -> QuestionLevelItems:
+    """Each question's TP/FP/FN counts (arguments as :func:`compute_question_level`, which is
+    ``question_level_result(question_level_items(...))``)."""
+    norm = get_normalizer(check_choice(normalizer, NORMALIZERS, _METRIC, "normalizer"))
+    check_bool(percent, _METRIC, "percent")
+    preds, refs = check_pairs(predictions, references, _METRIC)
+    pred_lists = [check_string_list(x, _METRIC, f"predictions[{i}]") for i, x in enumerate(preds)]
+    gold_lists = [check_string_list(x, _METRIC, f"references[{i}]") for i, x in enumerate(refs)]
+    distinct = list(dict.fromkeys(chain.from_iterable(chain(pred_lists, gold_lists))))
+    cache = dict(zip(distinct, norm.many(distinct)))
+
+    def entity_set(xs: list[str]) -> set[str]:
+        return {cache[x] for x in xs} - {""}
+
+    n = len(preds)
+    tp = np.empty(n, np.int64)
+    fp = np.empty(n, np.int64)
+    fn = np.empty(n, np.int64)
+    for i, (ps, gs) in enumerate(zip(pred_lists, gold_lists)):
+        pset, gset = entity_set(ps), entity_set(gs)
+        both = len(pset & gset)
+        tp[i], fp[i], fn[i] = both, len(pset) - both, len(gset) - both
+    return QuestionLevelItems(tp, fp, fn, normalizer, percent, pred_lists)
+
+
+def question_level_result(items: QuestionLevelItems, *, columns: bool = True) -> QuestionLevelResult:
+    """The result of every question's counts: macro means (summed left to right) and micro
+    scores of the summed counts. ``columns=False``: without the per-question columns."""
+    tp, fp, fn = items.true_positives, items.false_positives, items.false_negatives
+    p, r, f1 = _entity_prf(tp, fp, fn)
+    em = ((fp == 0) & (fn == 0)).astype(np.float64)
+    mp, mr, mf = _entity_prf(np.array([tp.sum()]), np.array([fp.sum()]), np.array([fn.sum()]))
+    scale = 100.0 if items.percent else 1.0
+    f1_l = f1.tolist() if columns else []
+    return QuestionLevelResult(
+        precision=_mean(p, scale),
+        recall=_mean(r, scale),
+        f1=_mean(f1, scale),
+        exact_match=_mean(em, scale),
+        micro_precision=scale * float(mp[0]),
+        micro_recall=scale * float(mr[0]),
+        micro_f1=scale * float(mf[0]),
+        scores=list(f1_l),
+        precision_scores=p.tolist() if columns else [],
+        recall_scores=r.tolist() if columns else [],
+        f1_scores=f1_l,
+        exact_match_scores=em.tolist() if columns else [],
+        true_positives=tp.tolist() if columns else [],
+        false_positives=fp.tolist() if columns else [],
+        false_negatives=fn.tolist() if columns else [],
+        normalizer=items.normalizer,
+        percent=items.percent,
+        signature=build_signature(
+            _METRIC,
+            "question_level",
+            {"normalizer": items.normalizer, "percent": items.percent},
+            {"normalizer": "squad", "percent": True},
+        ),
+        predictions=(items.predictions or []) if columns else [],
+    )
+
+
 def compute_question_level(
     predictions: Sequence[Any],
     references: Sequence[Any],
@@ -123,53 +215,6 @@ def compute_question_level(
     >>> round(r.precision, 2), round(r.recall, 2), round(r.f1, 2)
     (100.0, 66.67, 80.0)
     """
-    norm = get_normalizer(check_choice(normalizer, NORMALIZERS, _METRIC, "normalizer"))
-    check_bool(percent, _METRIC, "percent")
-    preds, refs = check_pairs(predictions, references, _METRIC)
-    pred_lists = [check_string_list(x, _METRIC, f"predictions[{i}]") for i, x in enumerate(preds)]
-    gold_lists = [check_string_list(x, _METRIC, f"references[{i}]") for i, x in enumerate(refs)]
-    distinct = list(dict.fromkeys(chain.from_iterable(chain(pred_lists, gold_lists))))
-    cache = dict(zip(distinct, norm.many(distinct)))
-
-    def entity_set(xs: list[str]) -> set[str]:
-        return {cache[x] for x in xs} - {""}
-
-    n = len(preds)
-    tp = np.empty(n, np.int64)
-    fp = np.empty(n, np.int64)
-    fn = np.empty(n, np.int64)
-    for i, (ps, gs) in enumerate(zip(pred_lists, gold_lists)):
-        pset, gset = entity_set(ps), entity_set(gs)
-        both = len(pset & gset)
-        tp[i], fp[i], fn[i] = both, len(pset) - both, len(gset) - both
-    p, r, f1 = _entity_prf(tp, fp, fn)
-    em = ((fp == 0) & (fn == 0)).astype(np.float64)
-    mp, mr, mf = _entity_prf(np.array([tp.sum()]), np.array([fp.sum()]), np.array([fn.sum()]))
-    scale = 100.0 if percent else 1.0
-    f1_l = f1.tolist()
-    return QuestionLevelResult(
-        precision=_mean(p, scale),
-        recall=_mean(r, scale),
-        f1=_mean(f1, scale),
-        exact_match=_mean(em, scale),
-        micro_precision=scale * float(mp[0]),
-        micro_recall=scale * float(mr[0]),
-        micro_f1=scale * float(mf[0]),
-        scores=list(f1_l),
-        precision_scores=p.tolist(),
-        recall_scores=r.tolist(),
-        f1_scores=f1_l,
-        exact_match_scores=em.tolist(),
-        true_positives=tp.tolist(),
-        false_positives=fp.tolist(),
-        false_negatives=fn.tolist(),
-        normalizer=normalizer,
-        percent=percent,
-        signature=build_signature(
-            _METRIC,
-            "question_level",
-            {"normalizer": normalizer, "percent": percent},
-            {"normalizer": "squad", "percent": True},
-        ),
-        predictions=pred_lists,
+    return question_level_result(
+        question_level_items(predictions, references, normalizer=normalizer, percent=percent)
     )

@@ -24,6 +24,10 @@ Inputs are plain lists (``predictions=[str]``, ``references=[[str]]`` or a bare 
 question) or Hugging Face's SQuAD dict format, matched by ``id``
 (:mod:`metricore.metrics.token_f1.squad_format`).
 
+:func:`compute_token_f1` is ``token_f1_result(token_f1_items(...))``: the per-question
+statistics (:class:`TokenF1Items`), then the corpus numbers from them, so that the rows can be
+scored in batches with the same result (:mod:`metricore.core.stream`).
+
 The cyclic garbage collector is paused during a call (:mod:`metricore.core._gc`).
 """
 
@@ -39,6 +43,7 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import (
     check_bool,
     check_number,
@@ -48,7 +53,7 @@ from metricore.core.validation import (
 )
 from metricore.metrics.token_f1.overlap import _best_over_golds, _Scored
 from metricore.metrics.token_f1.squad_format import parse_squad_records
-from metricore.metrics.token_f1.v2_report import _squad_v2
+from metricore.metrics.token_f1.v2_report import _squad_v2, question_order, v2_flags
 from metricore.metrics.token_f1.variants import (
     _METRIC,
     DEFAULT_NO_ANSWER_THRESHOLD,
@@ -59,7 +64,14 @@ from metricore.metrics.token_f1.variants import (
 )
 from metricore.text.normalize import Normalizer
 
-__all__ = ["TokenF1Result", "compute_token_f1"]
+__all__ = [
+    "InputRows",
+    "TokenF1Items",
+    "TokenF1Result",
+    "compute_token_f1",
+    "token_f1_items",
+    "token_f1_result",
+]
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,10 @@ class TokenF1Result(MetricResult):
     ``""`` for a ``squad_v2`` question scored against "no answer"). ``squad_v2`` is the
     official v2.0 result dict (``exact``, ``f1``, ``total``, ``HasAns_*``, ``NoAns_*``,
     ``best_*``) for that variant, else ``None``. ``ids`` is set for dict input.
+
+    ``closest``, ``ids`` and the predictions are texts of the input, not compared (``==``):
+    a stream's result (:func:`token_f1_result` of statistics whose texts were dropped) holds
+    the same numbers without them.
     """
 
     exact_match: float
@@ -83,11 +99,11 @@ class TokenF1Result(MetricResult):
     f1_scores: list[float]
     precision_scores: list[float]
     recall_scores: list[float]
-    closest: list[str]
+    closest: list[str] = field(compare=False)
     variant: str
     language: str | None
     percent: bool
-    ids: list[str] | None
+    ids: list[str] | None = field(compare=False)
     has_answer: list[bool] | None
     squad_v2: dict[str, float | int] | None
     signature: str = field(repr=False)
@@ -143,8 +159,8 @@ class TokenF1Result(MetricResult):
     def item_ids(self) -> list[str] | None:
         return self.ids
 
-    def item_closest(self) -> list[str]:
-        return self.closest
+    def item_closest(self) -> list[str] | None:
+        return self.closest or None
 
     def item_scale(self) -> float:
         return 100.0 if self.percent else 1.0
@@ -185,6 +201,242 @@ def _letter_fallback(
     return (em, f1, p, r, closest), dict(zip(rows, letters))
 
 
+@dataclass(frozen=True)
+class InputRows:
+    """How a batch's questions came: as Hugging Face SQuAD dicts or as plain lists (the first
+    row decides for all, as in one call), and, for ``squad_v2`` dict input, per question the
+    row of its prediction in the input (the best-threshold walk breaks probability ties in
+    that order). :meth:`concat` shifts each batch's rows by the rows before it: the rows of
+    the whole input, for batches each of whose ids pair within the batch. (The token F1 spec
+    holds SQuAD dict rows: the command line pairs them by position, so their ids need not
+    pair within a batch.)"""
+
+    squad_dicts: bool
+    size: int
+    prediction_rows: np.ndarray | None = None
+
+    @classmethod
+    def concat(cls, parts: Sequence[InputRows]) -> InputRows:
+        offsets = np.cumsum([0, *(part.size for part in parts)])
+        for part, offset in zip(parts, offsets.tolist()):
+            if part.squad_dicts != parts[0].squad_dicts:
+                kinds = ("plain lists", "SQuAD dicts")
+                raise ValueError(
+                    f"{_METRIC}: the rows from {offset} on are {kinds[part.squad_dicts]}, the first rows "
+                    f"{kinds[parts[0].squad_dicts]}; give every row in one format"
+                )
+        rows = None
+        if parts[0].prediction_rows is not None:
+            rows = np.concatenate(
+                [
+                    p.prediction_rows + o
+                    for p, o in zip(parts, offsets.tolist())
+                    if p.prediction_rows is not None
+                ]
+            )
+        return cls(parts[0].squad_dicts, int(offsets[-1]), rows)
+
+
+@dataclass(frozen=True)
+class TokenF1Items(ItemStats):
+    """The per-question statistics token F1 is computed from (:mod:`metricore.core.stream`):
+    EM, F1, P and R of each question (after the letter fallback; for ``squad_v2`` before the
+    no-answer threshold, which :func:`token_f1_result` applies), how the rows came
+    (:class:`InputRows`) and, for ``squad_v2``, each question's has-answer and
+    raw-prediction-non-empty flags and no-answer probability. The texts (closest gold, ids,
+    predictions raw and as scored) serve a batch's per-question rows; a stream drops them."""
+
+    exact_match: np.ndarray
+    f1: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    rows: InputRows
+    variant: str
+    language: str | None
+    percent: bool
+    no_answer_threshold: float
+    has_answer: np.ndarray | None = None
+    prediction_nonempty: np.ndarray | None = None
+    no_answer_probabilities: np.ndarray | None = None
+    closest: list[str] | None = None
+    ids: list[str] | None = None
+    predictions: list[str] | None = None
+    scored_predictions: list[str] | None = None
+
+    TEXT = ("closest", "ids", "predictions", "scored_predictions")
+    SHARED = ("variant", "language", "percent", "no_answer_threshold")
+
+
+@paused_gc()
+def token_f1_items(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    variant: str = "squad",
+    language: str | None = None,
+    no_answer_probabilities: Sequence[float] | None = None,
+    no_answer_threshold: float = DEFAULT_NO_ANSWER_THRESHOLD,
+    percent: bool = True,
+) -> TokenF1Items:
+    """Each question's statistics (arguments as :func:`compute_token_f1`, which is
+    ``token_f1_result(token_f1_items(...))``); a question's numbers depend on that question
+    only (its ``squad_v2`` probability ties are broken by :attr:`InputRows.prediction_rows`)."""
+    spec = _variant_spec(variant)
+    language = _check_language(spec, language)
+    check_bool(percent, _METRIC, "percent")
+    v2 = spec.rules == "v2"
+    threshold = check_number(no_answer_threshold, _METRIC, "no_answer_threshold", 0.0, 1.0)
+    if not v2:
+        if no_answer_probabilities is not None:
+            raise ValueError(
+                f"{_METRIC}: `no_answer_probabilities` is only used by 'squad_v2', not {spec.name!r}"
+            )
+        if threshold != DEFAULT_NO_ANSWER_THRESHOLD:
+            raise ValueError(
+                f"{_METRIC}: `no_answer_threshold` is only used by 'squad_v2', not {spec.name!r}"
+            )
+    preds, refs = check_pairs(predictions, references, _METRIC)
+
+    ids: list[str] | None = None
+    prediction_rows: np.ndarray | None = None
+    squad_dicts = isinstance(preds[0], Mapping) or isinstance(refs[0], Mapping)
+    if squad_dicts:
+        if no_answer_probabilities is not None:
+            raise ValueError(
+                f"{_METRIC}: with SQuAD dict input, give each prediction's 'no_answer_probability' "
+                "instead of `no_answer_probabilities`"
+            )
+        records = parse_squad_records(preds, refs, use_no_answer_probability=v2)
+        ids, texts, golds = records.ids, records.predictions, records.references
+        if not v2:
+            for i, gs in enumerate(golds):
+                if not gs:
+                    raise ValueError(
+                        f"{_METRIC}: `references[{i}]` (id {ids[i]!r}) has no answers (empty list)"
+                    )
+        probs = np.asarray(records.no_answer_probabilities, dtype=np.float64)
+        if v2:
+            prediction_rows = np.asarray(records.prediction_rows, dtype=np.int64)
+    else:
+        # Fast path: element types are checked on the distinct strings while scoring; a
+        # failure there re-runs the full checks below, which name the argument and index.
+        texts = preds
+        golds = (
+            refs
+            if set(map(type, refs)) == {list} and (v2 or 0 not in map(len, refs))
+            else string_alternatives_column(refs, _METRIC, allow_empty=v2)
+        )
+        if no_answer_probabilities is None:
+            probs = np.zeros(len(texts))
+        else:
+            plist = list(no_answer_probabilities)
+            if len(plist) != len(texts):
+                raise ValueError(
+                    f"{_METRIC}: got {len(plist)} no_answer_probabilities for {len(texts)} predictions"
+                )
+            probs = np.asarray(
+                [
+                    check_number(x, _METRIC, f"no_answer_probabilities[{i}]", 0.0, 1.0)
+                    for i, x in enumerate(plist)
+                ],
+                dtype=np.float64,
+            )
+
+    try:
+        scored = _best_over_golds(texts, golds, _variant_normalizer(spec, language), spec.rules)
+    except TypeError:
+        check_strings(texts, _METRIC, "predictions")
+        string_alternatives_column(golds, _METRIC, allow_empty=v2)
+        raise
+    letters: dict[int, str] = {}
+    if spec.letter_fallback is not None:
+        scored, letters = _letter_fallback(spec, texts, golds, _variant_normalizer(spec, language), scored)
+    em, f1, p, r, closest = scored
+    has_answer = prediction_nonempty = None
+    if v2:
+        has_answer, prediction_nonempty = v2_flags(texts, golds)
+    return TokenF1Items(
+        exact_match=em,
+        f1=f1,
+        precision=p,
+        recall=r,
+        rows=InputRows(squad_dicts, len(texts), prediction_rows),
+        variant=spec.name,
+        language=language,
+        percent=percent,
+        no_answer_threshold=threshold,
+        has_answer=has_answer,
+        prediction_nonempty=prediction_nonempty,
+        no_answer_probabilities=probs if v2 else None,
+        closest=closest,
+        ids=ids,
+        predictions=texts,
+        scored_predictions=[letters.get(i, text) for i, text in enumerate(texts)] if letters else list(texts),
+    )
+
+
+def token_f1_result(items: TokenF1Items, *, columns: bool = True) -> TokenF1Result:
+    """The result of every question's statistics, in question order: the corpus means
+    (summed left to right, as the official scripts) and, for ``squad_v2``, the no-answer
+    threshold and the v2.0 report with its best thresholds
+    (:mod:`~metricore.metrics.token_f1.v2_report`). ``columns=False``: without the
+    per-question columns (the same headline numbers and signature)."""
+    scale = 100.0 if items.percent else 1.0
+    em, f1, p, r = items.exact_match, items.f1, items.precision, items.recall
+    closest = items.closest
+    v2_dict: dict[str, float | int] | None = None
+    if items.has_answer is not None:
+        probs = items.no_answer_probabilities
+        if probs is None or items.prediction_nonempty is None:
+            raise ValueError(f"{_METRIC}: squad_v2 statistics without their probabilities and flags")
+        order = question_order(probs, items.rows.prediction_rows)
+        (em, f1, p, r), forced, v2_dict = _squad_v2(
+            (em, f1, p, r),
+            items.has_answer,
+            items.prediction_nonempty,
+            probs,
+            order,
+            items.no_answer_threshold,
+            scale,
+        )
+        if forced is not None and closest is not None:
+            closest = [("" if na else c) for c, na in zip(closest, forced.tolist())]
+
+    options: dict[str, Any] = {"percent": items.percent}
+    defaults: dict[str, Any] = {"percent": True, "no_answer_threshold": DEFAULT_NO_ANSWER_THRESHOLD}
+    if v2_dict is not None:
+        options["no_answer_threshold"] = items.no_answer_threshold
+    if items.language is not None:
+        options["language"] = items.language
+    em_l, f1_l, p_l, r_l = em.tolist(), f1.tolist(), p.tolist(), r.tolist()
+    n = len(em_l)
+    has_answer: list[bool] | None = None
+    if items.has_answer is not None:
+        has_answer = items.has_answer.tolist() if columns else []
+    predictions = items.predictions or []
+    return TokenF1Result(
+        exact_match=scale * sum(em_l) / n,
+        f1=scale * sum(f1_l) / n,
+        precision=scale * sum(p_l) / n,
+        recall=scale * sum(r_l) / n,
+        scores=list(f1_l) if columns else [],
+        exact_match_scores=em_l if columns else [],
+        f1_scores=f1_l if columns else [],
+        precision_scores=p_l if columns else [],
+        recall_scores=r_l if columns else [],
+        closest=(closest or []) if columns else [],
+        variant=items.variant,
+        language=items.language,
+        percent=items.percent,
+        ids=items.ids if columns else None,
+        has_answer=has_answer,
+        squad_v2=v2_dict,
+        signature=build_signature(_METRIC, items.variant, options, defaults),
+        predictions=predictions if columns else [],
+        scored_predictions=(items.scored_predictions or []) if columns else [],
+    )
+
+
 @paused_gc()
 def compute_token_f1(
     predictions: Sequence[Any],
@@ -218,109 +470,14 @@ def compute_token_f1(
     >>> r.exact_match, round(r.f1, 4), r.scores, r.as_dict()["columns"]["f1"]
     (50.0, 75.0, [1.0, 0.5], [1.0, 0.5])
     """
-    spec = _variant_spec(variant)
-    language = _check_language(spec, language)
-    check_bool(percent, _METRIC, "percent")
-    v2 = spec.rules == "v2"
-    threshold = check_number(no_answer_threshold, _METRIC, "no_answer_threshold", 0.0, 1.0)
-    if not v2:
-        if no_answer_probabilities is not None:
-            raise ValueError(
-                f"{_METRIC}: `no_answer_probabilities` is only used by 'squad_v2', not {spec.name!r}"
-            )
-        if threshold != DEFAULT_NO_ANSWER_THRESHOLD:
-            raise ValueError(
-                f"{_METRIC}: `no_answer_threshold` is only used by 'squad_v2', not {spec.name!r}"
-            )
-    preds, refs = check_pairs(predictions, references, _METRIC)
-
-    ids: list[str] | None = None
-    if isinstance(preds[0], Mapping) or isinstance(refs[0], Mapping):
-        if no_answer_probabilities is not None:
-            raise ValueError(
-                f"{_METRIC}: with SQuAD dict input, give each prediction's 'no_answer_probability' "
-                "instead of `no_answer_probabilities`"
-            )
-        records = parse_squad_records(preds, refs, use_no_answer_probability=v2)
-        ids, texts, golds = records.ids, records.predictions, records.references
-        if not v2:
-            for i, gs in enumerate(golds):
-                if not gs:
-                    raise ValueError(
-                        f"{_METRIC}: `references[{i}]` (id {ids[i]!r}) has no answers (empty list)"
-                    )
-        probs = np.asarray(records.no_answer_probabilities, dtype=np.float64)
-        order = np.argsort(np.asarray(records.prediction_rows), kind="stable")
-        # questions sorted by probability, ties in prediction-row order (the script's dict order)
-        order = order[np.argsort(probs[order], kind="stable")]
-    else:
-        # Fast path: element types are checked on the distinct strings while scoring; a
-        # failure there re-runs the full checks below, which name the argument and index.
-        texts = preds
-        golds = (
-            refs
-            if set(map(type, refs)) == {list} and (v2 or 0 not in map(len, refs))
-            else string_alternatives_column(refs, _METRIC, allow_empty=v2)
+    return token_f1_result(
+        token_f1_items(
+            predictions,
+            references,
+            variant=variant,
+            language=language,
+            no_answer_probabilities=no_answer_probabilities,
+            no_answer_threshold=no_answer_threshold,
+            percent=percent,
         )
-        if no_answer_probabilities is None:
-            probs = np.zeros(len(texts))
-        else:
-            plist = list(no_answer_probabilities)
-            if len(plist) != len(texts):
-                raise ValueError(
-                    f"{_METRIC}: got {len(plist)} no_answer_probabilities for {len(texts)} predictions"
-                )
-            probs = np.asarray(
-                [
-                    check_number(x, _METRIC, f"no_answer_probabilities[{i}]", 0.0, 1.0)
-                    for i, x in enumerate(plist)
-                ],
-                dtype=np.float64,
-            )
-        order = np.argsort(probs, kind="stable")
-
-    try:
-        scored = _best_over_golds(texts, golds, _variant_normalizer(spec, language), spec.rules)
-    except TypeError:
-        check_strings(texts, _METRIC, "predictions")
-        string_alternatives_column(golds, _METRIC, allow_empty=v2)
-        raise
-    letters: dict[int, str] = {}
-    if spec.letter_fallback is not None:
-        scored, letters = _letter_fallback(spec, texts, golds, _variant_normalizer(spec, language), scored)
-    scale = 100.0 if percent else 1.0
-    has_answer: np.ndarray | None = None
-    v2_dict: dict[str, float | int] | None = None
-    if v2:
-        scored, has_answer, v2_dict = _squad_v2(scored, texts, golds, probs, order, threshold, scale)
-    em, f1, p, r, closest = scored
-
-    options: dict[str, Any] = {"percent": percent}
-    defaults: dict[str, Any] = {"percent": True, "no_answer_threshold": DEFAULT_NO_ANSWER_THRESHOLD}
-    if v2:
-        options["no_answer_threshold"] = threshold
-    if language is not None:
-        options["language"] = language
-    em_l, f1_l, p_l, r_l = em.tolist(), f1.tolist(), p.tolist(), r.tolist()
-    n = len(em_l)
-    return TokenF1Result(
-        exact_match=scale * sum(em_l) / n,
-        f1=scale * sum(f1_l) / n,
-        precision=scale * sum(p_l) / n,
-        recall=scale * sum(r_l) / n,
-        scores=list(f1_l),
-        exact_match_scores=em_l,
-        f1_scores=f1_l,
-        precision_scores=p_l,
-        recall_scores=r_l,
-        closest=closest,
-        variant=spec.name,
-        language=language,
-        percent=percent,
-        ids=ids,
-        has_answer=None if has_answer is None else has_answer.tolist(),
-        squad_v2=v2_dict,
-        signature=build_signature(_METRIC, spec.name, options, defaults),
-        predictions=texts,
-        scored_predictions=[letters.get(i, text) for i, text in enumerate(texts)] if letters else list(texts),
     )

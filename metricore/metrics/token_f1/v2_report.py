@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from metricore.metrics.token_f1.overlap import _mean, _Scored
+from metricore.metrics.token_f1.overlap import _mean
 
 
 def _best_thresh(
@@ -49,28 +49,36 @@ def _best_thresh(
     return scale * best_score / len(raw), best_thresh
 
 
+def v2_flags(texts: list[str], golds: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """Per question: whether it has an answer (its raw gold list is not empty) and whether its
+    raw prediction string is non-empty (what ``find_best_thresh`` charges a no-answer
+    question for)."""
+    has_answer = np.fromiter((bool(gs) for gs in golds), np.bool_, len(golds))
+    pred_nonempty = np.fromiter((bool(t) for t in texts), np.bool_, len(texts))
+    return has_answer, pred_nonempty
+
+
 def _squad_v2(
-    scored: _Scored,
-    texts: list[str],
-    golds: list[list[str]],
+    raw: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    has_answer: np.ndarray,
+    pred_nonempty: np.ndarray,
     probs: np.ndarray,
     order: np.ndarray,
     threshold: float,
     scale: float,
-) -> tuple[_Scored, np.ndarray, dict[str, float | int]]:
-    """The per-question scores after the no-answer threshold, which questions have an answer,
-    and the v2.0 result dict. ``order``: the questions by increasing probability (ties in
+) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray | None, dict[str, float | int]]:
+    """The per-question EM, F1, P, R after the no-answer threshold, which questions it
+    forced to "no answer" (``None``: none), and the v2.0 result dict. ``raw``: the scores
+    before the threshold; ``order``: the questions by increasing probability (ties in
     prediction order)."""
-    em, f1, p, r, closest = scored
-    has_answer = np.fromiter((bool(gs) for gs in golds), np.bool_, len(golds))
+    em, f1, p, r = raw
     # the best thresholds are found on the scores before any threshold is applied
     raw_em, raw_f1 = em, f1
-    predicted_no_answer = probs > threshold
-    if predicted_no_answer.any():
+    above = probs > threshold
+    predicted_no_answer = above if above.any() else None
+    if predicted_no_answer is not None:
         forced = (~has_answer).astype(np.float64)
         em, f1, p, r = (np.where(predicted_no_answer, forced, x) for x in (em, f1, p, r))
-        closest = [("" if na else c) for c, na in zip(closest, predicted_no_answer.tolist())]
-    pred_nonempty = np.fromiter((bool(t) for t in texts), np.bool_, len(texts))
     best_exact, best_exact_thresh = _best_thresh(raw_em, probs, order, has_answer, pred_nonempty, scale)
     best_f1, best_f1_thresh = _best_thresh(raw_f1, probs, order, has_answer, pred_nonempty, scale)
     report: dict[str, float | int] = {"exact": _mean(em, scale), "f1": _mean(f1, scale), "total": len(em)}
@@ -84,4 +92,13 @@ def _squad_v2(
         best_f1=best_f1,
         best_f1_thresh=best_f1_thresh,
     )
-    return (em, f1, p, r, closest), has_answer, report
+    return (em, f1, p, r), predicted_no_answer, report
+
+
+def question_order(probs: np.ndarray, prediction_rows: np.ndarray | None) -> np.ndarray:
+    """The questions by increasing no-answer probability, ties in prediction-row order (the
+    script's dict order; ``None``: the questions' own order, as with plain lists)."""
+    if prediction_rows is None:
+        return np.argsort(probs, kind="stable")
+    order = np.argsort(prediction_rows, kind="stable")
+    return order[np.argsort(probs[order], kind="stable")]

@@ -41,6 +41,7 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
 from metricore.metrics.cider import _NGramStats
 
@@ -51,6 +52,7 @@ __all__ = [
     "BLEUResult",
     "BLEUStatistics",
     "bleu_keys",
+    "bleu_result_of",
     "bleu_scores",
     "bleu_statistics",
     "bleu_statistics_of",
@@ -71,9 +73,11 @@ def bleu_keys(n: int = DEFAULT_N) -> list[str]:
 
 
 @dataclass(frozen=True, eq=False)
-class BLEUStatistics:
+class BLEUStatistics(ItemStats):
     """Per-image counts: ``correct``/``guess`` (images x n, int), ``testlen`` (candidate
-    lengths), ``reflen`` (closest reference lengths)."""
+    lengths), ``reflen`` (closest reference lengths). An image's counts depend on its own
+    captions only: a stream keeps them (:mod:`metricore.core.stream`) and the corpus BLEU
+    is computed from their sums (:func:`bleu_result_of`)."""
 
     correct: np.ndarray
     guess: np.ndarray
@@ -150,10 +154,19 @@ def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
     return BLEUStatistics(correct, guess.astype(np.int64), testlen.astype(np.int64), reflen.astype(np.int64))
 
 
-def bleu_scores(stats: BLEUStatistics) -> tuple[list[float], list[list[float]]]:
+def bleu_scores(stats: BLEUStatistics, *, columns: bool = True) -> tuple[list[float], list[list[float]]]:
     """Corpus BLEU-1..n from the summed counts, and per-image BLEU-1..n (``bleu_scorer.
-    compute_score(option="closest")``), each step in the reference's floating-point order."""
+    compute_score(option="closest")``), each step in the reference's floating-point order.
+    ``columns=False``: the corpus scores only (no per-image lists)."""
     n = stats.correct.shape[1]
+    corpus = corpus_bleu(
+        stats.correct.sum(axis=0).tolist(),
+        stats.guess.sum(axis=0).tolist(),
+        int(stats.testlen.sum()),
+        int(stats.reflen.sum()),
+    )
+    if not columns:
+        return corpus, []
     ratio = (stats.testlen + TINY) / (stats.reflen + SMALL)
     brevity = [math.exp(1 - 1 / r) if r < 1 else 1.0 for r in ratio.tolist()]
     per_order: list[list[float]] = []
@@ -163,12 +176,6 @@ def bleu_scores(stats: BLEUStatistics) -> tuple[list[float], list[list[float]]]:
         e = 1.0 / (k + 1)
         # Python's ** (C pow) rather than np.power, whose SIMD kernel can differ in the last bit
         per_order.append([(p**e) * b for p, b in zip(product.tolist(), brevity)])
-    corpus = corpus_bleu(
-        stats.correct.sum(axis=0).tolist(),
-        stats.guess.sum(axis=0).tolist(),
-        int(stats.testlen.sum()),
-        int(stats.reflen.sum()),
-    )
     return corpus, per_order
 
 
@@ -239,14 +246,21 @@ def compute_bleu(
 
 def bleu_result(texts: CaptionTexts, n: int, tokenize: bool) -> BLEUResult:
     """:func:`compute_bleu` on captions already checked and tokenized."""
-    stats = bleu_statistics(texts, n)
-    corpus, per_order = bleu_scores(stats)
-    options = {"n": n, "eff": "closest", "tok": "ptb-corenlp-3.4.1" if tokenize else "none"}
+    return bleu_result_of(bleu_statistics(texts, n), tokenize, texts.raw)
+
+
+def bleu_result_of(
+    stats: BLEUStatistics, tokenize: bool, predictions: list[str] | None, *, columns: bool = True
+) -> BLEUResult:
+    """The result of every image's counts (``tokenize``: what the signature reports;
+    ``columns=False``: without the per-image columns, the same corpus BLEU)."""
+    corpus, per_order = bleu_scores(stats, columns=columns)
+    options = {"n": len(corpus), "eff": "closest", "tok": "ptb-corenlp-3.4.1" if tokenize else "none"}
     return BLEUResult(
         bleu=corpus,
         per_order=per_order,
-        scores=list(per_order[-1]),
+        scores=list(per_order[-1]) if columns else [],
         signature=build_signature(_METRIC, None, options),
-        statistics=stats,
-        predictions=texts.raw,
+        statistics=stats if columns else None,
+        predictions=(predictions or []) if columns else [],
     )

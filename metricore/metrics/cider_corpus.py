@@ -1,0 +1,351 @@
+"""CIDEr's corpus statistics from captions kept as word ids, computed in chunks of images.
+
+What a CIDEr score needs of a corpus is its captions' words: :class:`CaptionWords` holds them
+as integer ids into one vocabulary (4 bytes a word, no string per caption), which is what a
+stream of batches keeps (:mod:`metricore.core.stream`; :meth:`CaptionWords.concat` joins the
+batches' vocabularies). :class:`CorpusNGrams` then numbers every n-gram of the corpus and
+counts the images whose references hold it (the document frequencies), and
+:meth:`CorpusNGrams.scores` scores the images a chunk at a time, so that memory follows the
+chunk, not the corpus.
+
+The numbers are those of one call over the whole corpus, to the bit: words are numbered by
+first occurrence in the candidates then in the references (the order of
+``" ".join(candidates + references).split()``), an n-gram's id is its rank among the
+corpus's n-grams ordered by (id of its (n-1)-gram prefix, id of its last word), so every sum
+over a caption's n-grams runs in the same order, and the idf weights and length penalties are
+computed over the whole corpus at once. Chunks only decide which images are scored together;
+each image's numbers depend on its own captions and the corpus-wide weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CHUNK_WORDS", "CaptionWords", "CorpusNGrams"]
+
+#: words (candidates and references) scored at a time; bounds the working memory
+CHUNK_WORDS = 1 << 21
+
+
+@dataclass(frozen=True, eq=False)
+class CaptionWords:
+    """Captions as word ids: per image one candidate and ``ref_counts[i]`` references.
+
+    ``vocab``: the distinct words, numbered by first occurrence in the candidates, then in the
+    references (the first ``cand_vocab`` occur in the candidates); ``cand_ids``/``ref_ids``:
+    the words of every candidate / reference one after another (int32), ``cand_len`` /
+    ``ref_len`` how many each caption has. Rows are cut (:meth:`head`) and joined
+    (:meth:`concat`) in row order, the numbering staying that of one call over the rows.
+    """
+
+    vocab: list[str]
+    cand_vocab: int
+    cand_ids: np.ndarray
+    cand_len: np.ndarray
+    ref_ids: np.ndarray
+    ref_len: np.ndarray
+    ref_counts: np.ndarray
+
+    @classmethod
+    def of(cls, candidates: Sequence[str], references: Sequence[str], ref_counts: np.ndarray) -> CaptionWords:
+        """Captions whose words are separated by whitespace (``references``: every image's,
+        one after another, ``ref_counts[i]`` for image ``i``)."""
+        cand_words = " ".join(candidates).split()
+        ref_words = " ".join(references).split()
+        vocab = dict.fromkeys(cand_words)
+        cand_vocab = len(vocab)
+        vocab.update(dict.fromkeys(ref_words))
+        index = {w: i for i, w in enumerate(vocab)}
+        return cls(
+            list(vocab),
+            cand_vocab,
+            np.fromiter(map(index.__getitem__, cand_words), np.int32, len(cand_words)),
+            _word_counts(candidates),
+            np.fromiter(map(index.__getitem__, ref_words), np.int32, len(ref_words)),
+            _word_counts(references),
+            np.asarray(ref_counts, dtype=np.int64),
+        )
+
+    @property
+    def num_images(self) -> int:
+        return len(self.cand_len)
+
+    def head(self, rows: int) -> CaptionWords:
+        """The first ``rows`` images, their words numbered as one call over them would."""
+        refs = int(self.ref_counts[:rows].sum())
+        cand_ids = self.cand_ids[: int(self.cand_len[:rows].sum())]
+        ref_ids = self.ref_ids[: int(self.ref_len[:refs].sum())]
+        size = len(self.vocab)
+        first = np.full(size, np.iinfo(np.int64).max)
+        seen, at = np.unique(cand_ids, return_index=True)
+        first[seen] = at
+        seen_r, at_r = np.unique(ref_ids, return_index=True)
+        only_r = first[seen_r] == np.iinfo(np.int64).max
+        first[seen_r[only_r]] = len(cand_ids) + at_r[only_r]
+        used = np.flatnonzero(first != np.iinfo(np.int64).max)
+        order = used[np.argsort(first[used], kind="stable")]
+        renumber = np.full(size, -1, np.int32)
+        renumber[order] = np.arange(len(order), dtype=np.int32)
+        vocab = self.vocab
+        return CaptionWords(
+            [vocab[i] for i in order.tolist()],
+            len(seen),
+            renumber[cand_ids],
+            self.cand_len[:rows],
+            renumber[ref_ids],
+            self.ref_len[:refs],
+            self.ref_counts[:rows],
+        )
+
+    @classmethod
+    def concat(cls, parts: Sequence[CaptionWords]) -> CaptionWords:
+        """The images of ``parts`` one after another, numbered as one call over them: the
+        candidates' words first (by first occurrence), then the references' other words."""
+        if len(parts) == 1:
+            return parts[0]
+        index: dict[str, int] = {}
+        for p in parts:
+            for w in p.vocab[: p.cand_vocab]:
+                index.setdefault(w, len(index))
+        cand_vocab = len(index)
+        for p in parts:
+            for w in p.vocab[p.cand_vocab :]:
+                index.setdefault(w, len(index))
+        renumber = [np.fromiter(map(index.__getitem__, p.vocab), np.int32, len(p.vocab)) for p in parts]
+        return cls(
+            list(index),
+            cand_vocab,
+            np.concatenate([r[p.cand_ids] for r, p in zip(renumber, parts)]),
+            np.concatenate([p.cand_len for p in parts]),
+            np.concatenate([r[p.ref_ids] for r, p in zip(renumber, parts)]),
+            np.concatenate([p.ref_len for p in parts]),
+            np.concatenate([p.ref_counts for p in parts]),
+        )
+
+
+def _word_counts(captions: Sequence[str]) -> np.ndarray:
+    return np.fromiter((len(s.split()) for s in captions), np.int32, len(captions))
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of an integer array (sorted): a sort and a comparison, faster
+    here than ``np.unique``'s hashing."""
+    if keys.size == 0:
+        return keys
+    keys = np.sort(keys)
+    keep = np.empty(keys.size, bool)
+    keep[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    return keys[keep]
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """Images ``a`` to ``b``: their captions (candidates, then references) as one array of
+    word ids, with each word's caption and how many words of its caption start there."""
+
+    a: int
+    b: int
+    words: np.ndarray  # word id per position
+    sent: np.ndarray  # caption per position (0..b-a-1: candidates, then references)
+    remaining: np.ndarray  # words from the position to the end of its caption
+    num_captions: int
+    image_of_ref: np.ndarray  # chunk image of each chunk reference
+
+
+class CorpusNGrams:
+    """Every n-gram (orders ``1..n``) of a corpus of captions, numbered as one call over the
+    corpus numbers them (module docstring), with their document frequencies (how many
+    images' references hold each), computed a chunk of images at a time.
+
+    ``tables[k]`` (``k >= 1``): the sorted keys ``prefix id * V + last word id`` of the
+    distinct (k+1)-grams (an n-gram's id is its index there; 1-grams are the words);
+    ``sizes[k]`` the number of distinct (k+1)-grams; ``doc_freq[k]`` their document
+    frequencies (with ``doc_freq=True``).
+    """
+
+    def __init__(self, words: CaptionWords, n: int, *, doc_freq: bool = True, chunk_words: int | None = None):
+        self.words = words
+        self.n = n
+        self.v = max(len(words.vocab), 1)
+        self.cand_at = _offsets(words.cand_len)
+        self.first_ref = _offsets(words.ref_counts)
+        self.ref_at = _offsets(words.ref_len)
+        self.chunk_words = CHUNK_WORDS if chunk_words is None else chunk_words
+        self.tables: list[np.ndarray] = [np.arange(self.v, dtype=np.int64)]
+        self.doc_freq: list[np.ndarray] = []
+        for k in range(1, n):
+            self.tables.append(self._order(k))
+        if doc_freq:
+            self.doc_freq = [self._document_frequency(k) for k in range(n)]
+
+    @property
+    def sizes(self) -> list[int]:
+        return [self.v] + [len(t) for t in self.tables[1:]]
+
+    # ---------------------------------------------------------------------------- chunks
+
+    def chunks(self, whole: bool = False) -> Iterator[_Chunk]:
+        """The images in chunks of about ``chunk_words`` words (``whole``: one chunk)."""
+        w = self.words
+        num = w.num_images
+        if whole or num == 0:
+            bounds = [0, num]
+        else:
+            per_image = w.cand_len.astype(np.int64)
+            per_image = per_image + np.add.reduceat(w.ref_len.astype(np.int64), self.first_ref[:-1])
+            ends = np.cumsum(per_image)
+            marks = np.arange(self.chunk_words, int(ends[-1]), self.chunk_words)
+            cuts = np.searchsorted(ends, marks, side="right")
+            bounds = [0, *sorted({int(c) for c in cuts.tolist() if 0 < c < num}), num]
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            yield self._chunk(a, b)
+
+    def _chunk(self, a: int, b: int) -> _Chunk:
+        w = self.words
+        r0, r1 = int(self.first_ref[a]), int(self.first_ref[b])
+        words = np.concatenate(
+            [
+                w.cand_ids[self.cand_at[a] : self.cand_at[b]],
+                w.ref_ids[self.ref_at[r0] : self.ref_at[r1]],
+            ]
+        ).astype(np.int64)
+        lengths = np.concatenate([w.cand_len[a:b], w.ref_len[r0:r1]]).astype(np.int64)
+        total = len(words)
+        captions = len(lengths)
+        starts = _offsets(lengths)[:-1]
+        sent = np.repeat(np.arange(captions, dtype=np.int64), lengths)
+        remaining = np.repeat(starts + lengths, lengths) - np.arange(total, dtype=np.int64)
+        image_of_ref = np.repeat(np.arange(b - a, dtype=np.int64), w.ref_counts[a:b])
+        return _Chunk(a, b, words, sent, remaining, captions, image_of_ref)
+
+    def _keys(self, chunk: _Chunk, k: int, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positions where a (k+1)-gram starts, and its key (``ids``: the k-gram ids)."""
+        pos = np.flatnonzero(chunk.remaining > k)
+        return pos, ids[pos] * self.v + chunk.words[pos + k]
+
+    def gram_ids(self, chunk: _Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per order ``k = 0 .. upto-1``: the positions where a (k+1)-gram starts, its id, and
+        the ids at every position (-1 where none starts)."""
+        total = len(chunk.words)
+        full = chunk.words
+        yield np.arange(total, dtype=np.int64), full, full
+        for k in range(1, upto):
+            pos, key = self._keys(chunk, k, full)
+            gid = np.searchsorted(self.tables[k], key)
+            full = np.full(total, -1, np.int64)
+            full[pos] = gid
+            yield pos, gid, full
+
+    # ---------------------------------------------------------------------------- numbering
+
+    def _order(self, k: int) -> np.ndarray:
+        """The sorted distinct keys of the (k+1)-grams (every caption, every chunk)."""
+        found = []
+        for chunk in self.chunks():
+            *_, (_, _, ids) = self.gram_ids(chunk, k)
+            _, key = self._keys(chunk, k, ids)
+            found.append(_distinct(key))
+        return _distinct(np.concatenate(found)) if found else np.zeros(0, np.int64)
+
+    def _document_frequency(self, k: int) -> np.ndarray:
+        """How many images' references hold each (k+1)-gram (distinct per image, as
+        ``pycocoevalcap`` counts)."""
+        size = self.sizes[k]
+        out = np.zeros(size, np.int64)
+        for chunk in self.chunks():
+            *_, (pos, gid, _) = self.gram_ids(chunk, k + 1)
+            sent = chunk.sent[pos]
+            first_ref = chunk.b - chunk.a
+            is_ref = sent >= first_ref
+            image = chunk.image_of_ref[sent[is_ref] - first_ref]
+            pairs = _distinct(image * size + gid[is_ref])
+            out += np.bincount(pairs % size, minlength=size)
+        return out
+
+    def texts(self, k: int) -> list[str]:
+        """The (k+1)-grams as space-joined words, in id order."""
+        columns = []
+        keys = self.tables[k]
+        for j in range(k, 0, -1):
+            columns.append(keys % self.v)
+            keys = self.tables[j - 1][keys // self.v]
+        columns.append(keys)
+        vocab = self.words.vocab
+        cols = [[vocab[i] for i in col.tolist()] for col in reversed(columns)]
+        return [" ".join(t) for t in zip(*cols)]
+
+    # ---------------------------------------------------------------------------- statistics
+
+    def entries(self, chunk: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per order: (caption, n-gram id, count) of every distinct n-gram of every caption
+        of the chunk, sorted by caption then id (captions numbered within the chunk)."""
+        out = []
+        for size, (pos, gid, _) in zip(self.sizes, self.gram_ids(chunk, self.n)):
+            pairs, tf = np.unique(chunk.sent[pos] * size + gid, return_counts=True)
+            out.append((pairs // size, pairs % size, tf.astype(np.float64)))
+        return out
+
+    def scores(self, weights: Sequence[np.ndarray], penalty: np.ndarray | None, clipped: bool) -> np.ndarray:
+        """Per image and order: ``sum_j penalty_j * cos_clip(g(c), g(s_j))`` (before the
+        factor ``10 / m`` and the mean over orders), with ``weights[k]`` the idf of each
+        (k+1)-gram and ``penalty`` that of each reference (``None``: none)."""
+        w = self.words
+        per_order = np.zeros((w.num_images, self.n))
+        for chunk in self.chunks():
+            num_images = chunk.b - chunk.a
+            r0, r1 = int(self.first_ref[chunk.a]), int(self.first_ref[chunk.b])
+            part = None if penalty is None else penalty[r0:r1]
+            for k, (sent, gid, tf) in enumerate(self.entries(chunk)):
+                per_order[chunk.a : chunk.b, k] = _order_scores(
+                    sent, gid, tf, self.sizes[k], weights[k], chunk, num_images, part, clipped
+                )
+        return per_order
+
+
+def _order_scores(
+    sent: np.ndarray,
+    gid: np.ndarray,
+    tf: np.ndarray,
+    size: int,
+    weights: np.ndarray,
+    chunk: _Chunk,
+    num_images: int,
+    penalty: np.ndarray | None,
+    clipped: bool,
+) -> np.ndarray:
+    """One order's per-image sums over the references of a chunk (``pycocoevalcap``
+    ``cider_scorer.py`` ``sim``, all pairs at once)."""
+    image_of_ref = chunk.image_of_ref
+    total_refs = chunk.num_captions - num_images
+    is_ref = sent >= num_images
+    weight = tf * weights[gid]
+    norm = np.sqrt(
+        np.bincount(sent, weights=weight * weight, minlength=chunk.num_captions).astype(np.float64)
+    )
+    # candidate entries: caption index == image index, sorted by (image, n-gram id)
+    h_key = sent[~is_ref] * size + gid[~is_ref]
+    h_w = weight[~is_ref]
+    r_sent = sent[is_ref] - num_images
+    r_key = image_of_ref[r_sent] * size + gid[is_ref]
+    r_w = weight[is_ref]
+    at = np.searchsorted(h_key, r_key)
+    at_c = np.minimum(at, max(len(h_key) - 1, 0))
+    found = (at < len(h_key)) & (h_key[at_c] == r_key) if len(h_key) else np.zeros(len(r_key), bool)
+    c_w = np.where(found, h_w[at_c] if len(h_key) else 0.0, 0.0)
+    prod = np.minimum(c_w, r_w) * r_w if clipped else c_w * r_w
+    val = np.bincount(r_sent, weights=prod, minlength=total_refs).astype(np.float64, copy=False)
+    denom = norm[image_of_ref] * norm[num_images:]
+    val = np.divide(val, denom, out=val, where=denom != 0)
+    if penalty is not None:
+        val *= penalty
+    return np.bincount(image_of_ref, weights=val, minlength=num_images)

@@ -177,12 +177,12 @@ class Deferred:
         )
 
 
-_ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
+_ROW = re.compile(r"\b(predictions|references)\[(-?\d+)\]")
 
 
 def shift_indices(message: str, offset: int) -> str:
     """A core's message about a batch (``predictions[3]``) with the row's index in the whole
-    input (``predictions[offset + 3]``)."""
+    input (``predictions[offset + 3]``; a negative index is a row of an earlier batch)."""
     if not offset:
         return message
     return _ROW.sub(lambda m: f"{m.group(1)}[{int(m.group(2)) + offset}]", message)
@@ -196,7 +196,8 @@ class StreamScorer:
     :class:`Deferred` when its per-item numbers come at the end (:attr:`deferred`), else
     ``None`` (the rows are held, :attr:`held`, and scored in :meth:`finish`). A row the core
     refuses raises the core's error, which names the row by its index in the batch
-    (:func:`shift_indices` gives the index in the whole input).
+    (:func:`shift_indices` gives the index in the whole input; a negative index names one of
+    the :attr:`waiting` rows of earlier batches, scored with this one).
     """
 
     def __init__(self, bound: Any) -> None:
@@ -232,6 +233,11 @@ class StreamScorer:
         self._parts.append(stats.without_text())
         return result
 
+    @property
+    def waiting(self) -> int:
+        """How many rows of the batches added so far wait for the next batch (``Stream.hold``)."""
+        return len(self._waiting[0])
+
     def _keep(self, predictions: list[Any], references: list[Any], *, last: bool) -> None:
         """Keep the statistics of the waiting rows and these, but for the last rows that must
         wait for the next batch (none when ``last``)."""
@@ -243,8 +249,7 @@ class StreamScorer:
         try:
             stats = self.stream.items(self.config, rows_p, rows_r, self.options)
         except (TypeError, ValueError) as err:
-            # the waiting rows were checked with their own batch: the refused row is in this
-            # one; name it by its index in this batch
+            # name the row by its index in this batch (a waiting row: below 0)
             renamed = _renamed(err, -len(waiting_p))
             if renamed is err:
                 raise

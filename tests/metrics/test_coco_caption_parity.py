@@ -274,12 +274,17 @@ def test_meteor_joins_the_table_when_installed(monkeypatch):
     and placed where the toolkit puts it; ``meteor=False`` / no module leave it out."""
     seen = {}
 
-    def compute_meteor_1_5(predictions, references):
+    def meteor15_items(predictions, references):
         seen["args"] = (predictions, references)
+        return "statistics"
+
+    def meteor15_result(items, columns=True):
+        assert items == "statistics" and columns
         return types.SimpleNamespace(meteor=0.25, scores=[0.5, 0.0])
 
     fake = types.ModuleType("metricore.metrics.meteor15")
-    fake.compute_meteor_1_5 = compute_meteor_1_5
+    fake.meteor15_items = meteor15_items
+    fake.meteor15_result = meteor15_result
     monkeypatch.setitem(sys.modules, "metricore.metrics.meteor15", fake)
     cands = ["A dog's toy (red).", "a cat"]
     refs = [["A dog with a toy."], ["A cat, sleeping!", "a cat"]]

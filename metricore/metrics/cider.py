@@ -593,7 +593,7 @@ def cider_result(items: CIDErItems, *, columns: bool = True) -> CIDErResult:
             "log(1) - log(1) = 0, so the score is 0. Score a whole corpus, or pass df=a "
             "DocumentFrequency table.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=4,  # compute_cider's caller (through its paused_gc wrapper)
         )
     grams = CorpusNGrams(words, n, doc_freq=table is None)
     if table is None:

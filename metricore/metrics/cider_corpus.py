@@ -27,7 +27,7 @@ import numpy as np
 __all__ = ["CHUNK_WORDS", "CaptionWords", "CorpusNGrams"]
 
 #: words (candidates and references) scored at a time; bounds the working memory
-CHUNK_WORDS = 1 << 21
+CHUNK_WORDS = 1 << 20
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,18 +53,16 @@ class CaptionWords:
     def of(cls, candidates: Sequence[str], references: Sequence[str], ref_counts: np.ndarray) -> CaptionWords:
         """Captions whose words are separated by whitespace (``references``: every image's,
         one after another, ``ref_counts[i]`` for image ``i``)."""
-        cand_words = " ".join(candidates).split()
-        ref_words = " ".join(references).split()
-        vocab = dict.fromkeys(cand_words)
-        cand_vocab = len(vocab)
-        vocab.update(dict.fromkeys(ref_words))
-        index = {w: i for i, w in enumerate(vocab)}
+        index: dict[str, int] = {}
+        cand_ids = _word_ids(candidates, index)
+        cand_vocab = len(index)
+        ref_ids = _word_ids(references, index)
         return cls(
-            list(vocab),
+            list(index),
             cand_vocab,
-            np.fromiter(map(index.__getitem__, cand_words), np.int32, len(cand_words)),
+            cand_ids,
             _word_counts(candidates),
-            np.fromiter(map(index.__getitem__, ref_words), np.int32, len(ref_words)),
+            ref_ids,
             _word_counts(references),
             np.asarray(ref_counts, dtype=np.int64),
         )
@@ -126,6 +124,22 @@ class CaptionWords:
         )
 
 
+#: captions split into words at a time (a word is a str object until it has its id)
+_SPLIT_CAPTIONS = 4096
+
+
+def _word_ids(captions: Sequence[str], index: dict[str, int]) -> np.ndarray:
+    """The ids of the captions' words (int32), new words numbered from ``len(index)`` in order
+    of first occurrence (``index`` grows)."""
+    out = []
+    for at in range(0, len(captions), _SPLIT_CAPTIONS):
+        words = " ".join(captions[at : at + _SPLIT_CAPTIONS]).split()
+        for w in dict.fromkeys(words):
+            index.setdefault(w, len(index))
+        out.append(np.fromiter(map(index.__getitem__, words), np.int32, len(words)))
+    return np.concatenate(out) if out else np.zeros(0, np.int32)
+
+
 def _word_counts(captions: Sequence[str]) -> np.ndarray:
     return np.fromiter((len(s.split()) for s in captions), np.int32, len(captions))
 
@@ -183,10 +197,8 @@ class CorpusNGrams:
         self.chunk_words = CHUNK_WORDS if chunk_words is None else chunk_words
         self.tables: list[np.ndarray] = [np.arange(self.v, dtype=np.int64)]
         self.doc_freq: list[np.ndarray] = []
-        for k in range(1, n):
-            self.tables.append(self._order(k))
-        if doc_freq:
-            self.doc_freq = [self._document_frequency(k) for k in range(n)]
+        for k in range(n):
+            self._number(k, doc_freq)
 
     @property
     def sizes(self) -> list[int]:
@@ -248,29 +260,46 @@ class CorpusNGrams:
 
     # ---------------------------------------------------------------------------- numbering
 
-    def _order(self, k: int) -> np.ndarray:
-        """The sorted distinct keys of the (k+1)-grams (every caption, every chunk)."""
-        found = []
+    def _number(self, k: int, doc_freq: bool) -> None:
+        """Number the (k+1)-grams of every chunk (``tables[k]``) and, with ``doc_freq``, count
+        the images whose references hold each (distinct per image, as ``pycocoevalcap``
+        counts): both in one pass over the chunks."""
+        found: list[np.ndarray] = []
+        counts: list[np.ndarray] = []
+        words_df = np.zeros(self.v, np.int64)
         for chunk in self.chunks():
-            *_, (_, _, ids) = self.gram_ids(chunk, k)
-            _, key = self._keys(chunk, k, ids)
-            found.append(_distinct(key))
-        return _distinct(np.concatenate(found)) if found else np.zeros(0, np.int64)
-
-    def _document_frequency(self, k: int) -> np.ndarray:
-        """How many images' references hold each (k+1)-gram (distinct per image, as
-        ``pycocoevalcap`` counts)."""
-        size = self.sizes[k]
-        out = np.zeros(size, np.int64)
-        for chunk in self.chunks():
-            *_, (pos, gid, _) = self.gram_ids(chunk, k + 1)
-            sent = chunk.sent[pos]
             first_ref = chunk.b - chunk.a
+            if k == 0:
+                pos, keys = np.arange(len(chunk.words), dtype=np.int64), chunk.words
+            else:
+                *_, (_, _, ids) = self.gram_ids(chunk, k)
+                pos, keys = self._keys(chunk, k, ids)
+            if not doc_freq:
+                found.append(_distinct(keys))
+                continue
+            sent = chunk.sent[pos]
             is_ref = sent >= first_ref
             image = chunk.image_of_ref[sent[is_ref] - first_ref]
-            pairs = _distinct(image * size + gid[is_ref])
-            out += np.bincount(pairs % size, minlength=size)
-        return out
+            if k == 0:
+                pairs = _distinct(image * self.v + keys[is_ref])
+                words_df += np.bincount(pairs % self.v, minlength=self.v)
+                continue
+            distinct, local = np.unique(keys, return_inverse=True)
+            size = len(distinct)
+            pairs = _distinct(image * size + local.reshape(-1)[is_ref])
+            found.append(distinct)
+            counts.append(np.bincount(pairs % size, minlength=size))
+        if k == 0:
+            if doc_freq:
+                self.doc_freq.append(words_df)
+            return
+        table = _distinct(np.concatenate(found)) if found else np.zeros(0, np.int64)
+        self.tables.append(table)
+        if doc_freq:
+            df = np.zeros(len(table), np.int64)
+            for distinct, count in zip(found, counts):
+                df[np.searchsorted(table, distinct)] += count
+            self.doc_freq.append(df)
 
     def texts(self, k: int) -> list[str]:
         """The (k+1)-grams as space-joined words, in id order."""

@@ -134,10 +134,16 @@ def _assert_no_text(stats) -> None:
     boundary=st.integers(0, 12),
     cuts=st.lists(st.integers(0, 10_000), max_size=12),
 )
-def test_streamed_corpus_metric_equals_the_in_memory_result(name, config, options, seed, n, kind, boundary, cuts):
+def test_streamed_corpus_metric_equals_the_in_memory_result(
+    name, config, options, seed, n, kind, boundary, cuts
+):
     _needs_meteor(name, config, options)
     preds, refs = _rows(seed, n, kind, boundary)
-    if name == "meteor" or (config == "coco" and options.get("meteor", True)) or not options.get("tokenize", True):
+    if (
+        name == "meteor"
+        or (config == "coco" and options.get("meteor", True))
+        or not options.get("tokenize", True)
+    ):
         preds, refs = _line_safe(preds, refs)
     bound = registry.get(name).bind(config, **options)
     with warnings.catch_warnings():

@@ -43,7 +43,7 @@ from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.stream import ItemStats
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
-from metricore.metrics.cider import _NGramStats
+from metricore.metrics.cider_corpus import CaptionWords, Chunk, chunks, local_entries
 
 if TYPE_CHECKING:
     from metricore.stats.significance import SumStatistic
@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BLEUResult",
     "BLEUStatistics",
+    "bleu_counts",
     "bleu_keys",
     "bleu_result_of",
     "bleu_scores",
@@ -117,14 +118,23 @@ def _check_n(n: Any) -> int:
 
 def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
     """The per-image counts of ``bleu_scorer.cook_test`` with ``eff="closest"``."""
-    num = texts.num_images
-    stats = _NGramStats(texts.candidates + texts.references, n)
-    testlen = stats.lengths[:num]
-    ref_len = stats.lengths[num:]
-    counts = texts.ref_counts
+    return bleu_counts(CaptionWords.of(texts.candidates, texts.references, texts.ref_counts), n)
+
+
+def bleu_counts(words: CaptionWords, n: int = DEFAULT_N) -> BLEUStatistics:
+    """:func:`bleu_statistics` of captions kept as word ids (a chunk of images at a time:
+    an image's counts depend on its own captions only)."""
+    v = max(len(words.vocab), 1)
+    return BLEUStatistics.concat([_chunk_counts(chunk, n, v) for chunk in chunks(words)])
+
+
+def _chunk_counts(chunk: Chunk, n: int, v: int) -> BLEUStatistics:
+    num = chunk.b - chunk.a
+    testlen = chunk.lengths[:num]
+    ref_len = chunk.lengths[num:]
+    image_of_ref = chunk.image_of_ref
     starts = np.zeros(num, np.int64)
-    np.cumsum(counts[:-1], out=starts[1:])
-    image_of_ref = np.repeat(np.arange(num, dtype=np.int64), counts)
+    np.cumsum(np.bincount(image_of_ref, minlength=num)[:-1], out=starts[1:])
     # min over (|l - testlen|, l): encode the pair in one integer, distance first
     span = int(ref_len.max(initial=0)) + 1
     key = np.abs(ref_len - testlen[image_of_ref]) * span + ref_len
@@ -132,9 +142,7 @@ def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
 
     guess = np.maximum(testlen[:, None] - np.arange(n)[None, :], 0)
     correct = np.zeros((num, n), np.int64)
-    for k in range(n):
-        sent, gid, tf = stats.entries[k]
-        size = stats.sizes[k]
+    for k, (sent, gid, tf, size) in enumerate(local_entries(chunk, n, v)):
         is_ref = sent >= num
         r_key = image_of_ref[sent[is_ref] - num] * size + gid[is_ref]
         order = np.argsort(r_key, kind="stable")

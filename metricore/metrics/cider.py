@@ -83,7 +83,7 @@ __all__ = [
     "DocumentFrequency",
     "check_cider_options",
     "cider_items",
-    "cider_items_of_tokens",
+    "cider_items_of_words",
     "cider_result",
     "compute_cider",
     "CIDErMatch",
@@ -571,13 +571,10 @@ def cider_items(
     return CIDErItems(words, spec.name, n, sigma, tokenize, table, preds)
 
 
-def cider_items_of_tokens(
-    candidates: list[str], references: list[str], ref_counts: np.ndarray, *, tokenize: bool
-) -> CIDErItems:
-    """:class:`CIDErItems` of CIDEr-D with its defaults on captions already checked and
-    tokenized (``references``: every image's, one after another; the COCO caption table);
-    ``tokenize`` is what the signature reports."""
-    words = CaptionWords.of(candidates, references, ref_counts)
+def cider_items_of_words(words: CaptionWords, *, tokenize: bool) -> CIDErItems:
+    """:class:`CIDErItems` of CIDEr-D with its defaults on captions already checked, tokenized
+    and turned into word ids (the COCO caption table); ``tokenize`` is what the signature
+    reports."""
     return CIDErItems(words, "cider_d", DEFAULT_N, DEFAULT_SIGMA, tokenize, None)
 
 

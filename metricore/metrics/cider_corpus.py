@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CHUNK_WORDS", "CaptionWords", "CorpusNGrams"]
+__all__ = ["CHUNK_WORDS", "CaptionWords", "Chunk", "CorpusNGrams", "chunks", "local_entries"]
 
 #: words (candidates and references) scored at a time; bounds the working memory
 CHUNK_WORDS = 1 << 20
@@ -163,7 +163,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _Chunk:
+class Chunk:
     """Images ``a`` to ``b``: their captions (candidates, then references) as one array of
     word ids, with each word's caption and how many words of its caption start there."""
 
@@ -174,6 +174,58 @@ class _Chunk:
     remaining: np.ndarray  # words from the position to the end of its caption
     num_captions: int
     image_of_ref: np.ndarray  # chunk image of each chunk reference
+    lengths: np.ndarray  # words per caption
+
+
+def chunks(words: CaptionWords, chunk_words: int | None = None, *, whole: bool = False) -> Iterator[Chunk]:
+    """The images of ``words`` in chunks of about ``chunk_words`` words (default
+    :data:`CHUNK_WORDS`; at least one image each; ``whole``: one chunk)."""
+    num = words.num_images
+    first_ref = _offsets(words.ref_counts)
+    if whole or num == 0:
+        bounds = [0, num]
+    else:
+        size = CHUNK_WORDS if chunk_words is None else chunk_words
+        per_image = words.cand_len.astype(np.int64)
+        per_image = per_image + np.add.reduceat(words.ref_len.astype(np.int64), first_ref[:-1])
+        ends = np.cumsum(per_image)
+        cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size), side="right")
+        bounds = [0, *sorted({int(c) for c in cuts.tolist() if 0 < c < num}), num]
+    cand_at, ref_at = _offsets(words.cand_len), _offsets(words.ref_len)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        r0, r1 = int(first_ref[a]), int(first_ref[b])
+        ids = np.concatenate(
+            [words.cand_ids[cand_at[a] : cand_at[b]], words.ref_ids[ref_at[r0] : ref_at[r1]]]
+        ).astype(np.int64)
+        lengths = np.concatenate([words.cand_len[a:b], words.ref_len[r0:r1]]).astype(np.int64)
+        starts = _offsets(lengths)[:-1]
+        sent = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+        remaining = np.repeat(starts + lengths, lengths) - np.arange(len(ids), dtype=np.int64)
+        image_of_ref = np.repeat(np.arange(b - a, dtype=np.int64), words.ref_counts[a:b])
+        yield Chunk(a, b, ids, sent, remaining, len(lengths), image_of_ref, lengths)
+
+
+def local_entries(chunk: Chunk, n: int, v: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+    """Per order ``1..n``: (caption, n-gram id, count, number of ids) of every distinct n-gram
+    of every caption of ``chunk``, sorted by caption then id, the n-grams numbered within the
+    chunk (``v``: the vocabulary's size). What per-image counts need (BLEU), without the
+    corpus's numbering."""
+    out = []
+    total = len(chunk.words)
+    ids, size = chunk.words, v
+    for k in range(n):
+        if k == 0:
+            pos, gid = np.arange(total, dtype=np.int64), ids
+        else:
+            pos = np.flatnonzero(chunk.remaining > k)
+            uniq, gid = np.unique(ids[pos] * v + chunk.words[pos + k], return_inverse=True)
+            gid = gid.reshape(-1)
+            size = len(uniq)
+            ids = np.full(total, -1, np.int64)
+            ids[pos] = gid
+        pairs, tf = np.unique(chunk.sent[pos] * size + gid, return_counts=True)
+        out.append((pairs // size, pairs % size, tf.astype(np.float64), size))
+    return out
 
 
 class CorpusNGrams:
@@ -191,9 +243,7 @@ class CorpusNGrams:
         self.words = words
         self.n = n
         self.v = max(len(words.vocab), 1)
-        self.cand_at = _offsets(words.cand_len)
         self.first_ref = _offsets(words.ref_counts)
-        self.ref_at = _offsets(words.ref_len)
         self.chunk_words = CHUNK_WORDS if chunk_words is None else chunk_words
         self.tables: list[np.ndarray] = [np.arange(self.v, dtype=np.int64)]
         self.doc_freq: list[np.ndarray] = []
@@ -206,46 +256,16 @@ class CorpusNGrams:
 
     # ---------------------------------------------------------------------------- chunks
 
-    def chunks(self, whole: bool = False) -> Iterator[_Chunk]:
+    def chunks(self, whole: bool = False) -> Iterator[Chunk]:
         """The images in chunks of about ``chunk_words`` words (``whole``: one chunk)."""
-        w = self.words
-        num = w.num_images
-        if whole or num == 0:
-            bounds = [0, num]
-        else:
-            per_image = w.cand_len.astype(np.int64)
-            per_image = per_image + np.add.reduceat(w.ref_len.astype(np.int64), self.first_ref[:-1])
-            ends = np.cumsum(per_image)
-            marks = np.arange(self.chunk_words, int(ends[-1]), self.chunk_words)
-            cuts = np.searchsorted(ends, marks, side="right")
-            bounds = [0, *sorted({int(c) for c in cuts.tolist() if 0 < c < num}), num]
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            yield self._chunk(a, b)
+        return chunks(self.words, self.chunk_words, whole=whole)
 
-    def _chunk(self, a: int, b: int) -> _Chunk:
-        w = self.words
-        r0, r1 = int(self.first_ref[a]), int(self.first_ref[b])
-        words = np.concatenate(
-            [
-                w.cand_ids[self.cand_at[a] : self.cand_at[b]],
-                w.ref_ids[self.ref_at[r0] : self.ref_at[r1]],
-            ]
-        ).astype(np.int64)
-        lengths = np.concatenate([w.cand_len[a:b], w.ref_len[r0:r1]]).astype(np.int64)
-        total = len(words)
-        captions = len(lengths)
-        starts = _offsets(lengths)[:-1]
-        sent = np.repeat(np.arange(captions, dtype=np.int64), lengths)
-        remaining = np.repeat(starts + lengths, lengths) - np.arange(total, dtype=np.int64)
-        image_of_ref = np.repeat(np.arange(b - a, dtype=np.int64), w.ref_counts[a:b])
-        return _Chunk(a, b, words, sent, remaining, captions, image_of_ref)
-
-    def _keys(self, chunk: _Chunk, k: int, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _keys(self, chunk: Chunk, k: int, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Positions where a (k+1)-gram starts, and its key (``ids``: the k-gram ids)."""
         pos = np.flatnonzero(chunk.remaining > k)
         return pos, ids[pos] * self.v + chunk.words[pos + k]
 
-    def gram_ids(self, chunk: _Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def gram_ids(self, chunk: Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Per order ``k = 0 .. upto-1``: the positions where a (k+1)-gram starts, its id, and
         the ids at every position (-1 where none starts)."""
         total = len(chunk.words)
@@ -315,7 +335,7 @@ class CorpusNGrams:
 
     # ---------------------------------------------------------------------------- statistics
 
-    def entries(self, chunk: _Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def entries(self, chunk: Chunk) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """Per order: (caption, n-gram id, count) of every distinct n-gram of every caption
         of the chunk, sorted by caption then id (captions numbered within the chunk)."""
         out = []
@@ -347,7 +367,7 @@ def _order_scores(
     tf: np.ndarray,
     size: int,
     weights: np.ndarray,
-    chunk: _Chunk,
+    chunk: Chunk,
     num_images: int,
     penalty: np.ndarray | None,
     clipped: bool,

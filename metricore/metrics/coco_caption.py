@@ -41,9 +41,10 @@ from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
 from metricore.core.stream import ItemStats
 from metricore.core.validation import check_bool
-from metricore.metrics.bleu import BLEUStatistics, bleu_keys, bleu_result_of, bleu_statistics
+from metricore.metrics.bleu import BLEUStatistics, bleu_counts, bleu_keys, bleu_result_of
 from metricore.metrics.caption_text import tokenized_captions
-from metricore.metrics.cider import CIDErItems, cider_items_of_tokens, cider_result
+from metricore.metrics.cider import CIDErItems, cider_items_of_words, cider_result
+from metricore.metrics.cider_corpus import CaptionWords
 from metricore.metrics.rouge import DEFAULT_BETA, ROUGELItems, rouge_l_result_of, rouge_l_scores
 
 __all__ = [
@@ -201,19 +202,17 @@ def coco_caption_items(
     chosen = _check_scorers(scorers)
     texts = tokenized_captions(predictions, references, _METRIC, tokenize)
     meteor = _meteor_1_5() if "meteor" in chosen else None
+    # the words of the captions as ids, for BLEU and CIDEr-D
+    words = CaptionWords.of(texts.candidates, texts.references, texts.ref_counts)
     return COCOCaptionItems(
-        bleu=bleu_statistics(texts, 4) if "bleu" in chosen else None,
+        bleu=bleu_counts(words, 4) if "bleu" in chosen else None,
         meteor=(
             meteor.meteor15_items(texts.candidates, texts.grouped_references())
             if meteor is not None
             else None
         ),
         rouge_l=ROUGELItems(*rouge_l_scores(texts, DEFAULT_BETA)) if "rouge_l" in chosen else None,
-        cider=(
-            cider_items_of_tokens(texts.candidates, texts.references, texts.ref_counts, tokenize=tokenize)
-            if "cider" in chosen
-            else None
-        ),
+        cider=cider_items_of_words(words, tokenize=tokenize) if "cider" in chosen else None,
         scorers=chosen,
         tokenize=tokenize,
         predictions=texts.raw,

@@ -51,6 +51,8 @@ __all__ = [
 
 _METRIC = "meteor"
 _VARIANT = "meteor_1_5"
+#: segments whose lines are analysed together (the analysed lines are the bulk of the memory)
+_SEGMENTS_AT_ONCE = 8192
 
 
 @dataclass(frozen=True)
@@ -171,22 +173,25 @@ def meteor15_items(predictions: list[str], references: list[list[str]]) -> METEO
     parts = [score_line_parts(p, rs) for p, rs in zip(preds, refs)]
     # one backend for the whole call (dispatch.backend() says which and why)
     impl = dispatch.implementation()
-    # each distinct line is prepared and analysed once (captions repeat across images)
-    words = {t: prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)}
-    lines = dict(zip(words, impl.line_info(list(words.values()))))
-    segments = [(lines[hyp], [lines[r] for r in jar_refs]) for hyp, jar_refs in parts]
     num = len(parts)
     statistics = np.zeros((num, N_STATS))
     present = np.zeros(num, bool)
     best = np.zeros(num, np.int64)
     scores = np.zeros(num)
-    for i, ((_, jar_refs), rs, (k, st, score)) in enumerate(zip(parts, refs, impl.score_segments(segments))):
-        # the index into the caller's references (the jar may have split one on "|||")
-        best[i] = k if len(jar_refs) == len(rs) else -1
-        if st:
-            statistics[i] = st
-            present[i] = True
-        scores[i] = score if st else meteor_score(st)
+    # the analysed lines of a slice of segments at a time: their memory follows the slice
+    for at in range(0, num, _SEGMENTS_AT_ONCE):
+        some = parts[at : at + _SEGMENTS_AT_ONCE]
+        # each distinct line is prepared and analysed once (captions repeat across images)
+        words = {t: prepare(t) for hyp, jar_refs in some for t in (hyp, *jar_refs)}
+        lines = dict(zip(words, impl.line_info(list(words.values()))))
+        segments = [(lines[hyp], [lines[r] for r in jar_refs]) for hyp, jar_refs in some]
+        for i, (k, st, score) in enumerate(impl.score_segments(segments), at):
+            # the index into the caller's references (the jar may have split one on "|||")
+            best[i] = k if len(parts[i][1]) == len(refs[i]) else -1
+            if st:
+                statistics[i] = st
+                present[i] = True
+            scores[i] = score if st else meteor_score(st)
     return METEOR15Items(statistics, present, best, scores, preds, refs)
 
 

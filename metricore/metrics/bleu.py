@@ -22,11 +22,14 @@ mean of per-image scores). Degenerate cases, as in the reference: an empty candi
 ``~0`` (``1e-6`` to the power ``1/k`` times ``exp(-1e24)`` = 0.0); a candidate with no matching
 k-gram gets ``1e-15 / guess`` in its product, a tiny positive number, not 0.
 
-Implementation: n-grams are interned to integer ids once for all captions (the CIDEr-D
-counter, :mod:`metricore.metrics.cider`), the per-(image, n-gram) maximum reference counts, the
-clipped matches and the closest lengths are numpy reductions; the floating-point steps are
-done in the reference's order with Python's ``**`` and ``math.exp``, so the numbers are
-bit-identical to ``pycocoevalcap`` (``tests/metrics/test_coco_caption_parity.py``).
+Implementation: the captions' words are interned to integer ids (the CIDEr-D counter's
+:class:`~metricore.metrics.cider_corpus.CaptionWords`) and their n-grams numbered a chunk of
+images at a time; the per-(image, n-gram) maximum reference counts, the clipped matches and
+the closest lengths are numpy reductions. An image's counts (:class:`BLEUStatistics`) depend on
+its own captions only, so a stream of batches keeps them and sums them at the end
+(:mod:`metricore.core.stream`). The floating-point steps are done in the reference's order
+with Python's ``**`` and ``math.exp``, so the numbers are bit-identical to ``pycocoevalcap``
+(``tests/metrics/test_coco_caption_parity.py``).
 """
 
 from __future__ import annotations

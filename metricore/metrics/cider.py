@@ -35,11 +35,16 @@ Degenerate cases: with one image and corpus document frequencies every weight is
 candidate scores 0; an image with no reference is an error (``ValueError``); duplicate
 references count once in ``df`` (per image) and once each in the mean over references.
 
-Implementation: words and n-grams are interned to integer ids (an n-gram's id combines the id
-of its (n-1)-gram prefix with its last word), term frequencies, document frequencies, norms and
-the clipped products are computed with numpy over all captions at once; corpus statistics are
-computed inside each call and nothing is kept between calls. The numbers equal ``pycocoevalcap``
-to 1e-9 (``tests/metrics/test_cider_parity.py``); only the order of floating-point additions differs.
+Implementation: :func:`compute_cider` is ``cider_result(cider_items(...))``. :func:`cider_items`
+checks and tokenizes the captions and keeps their words as integer ids
+(:class:`~metricore.metrics.cider_corpus.CaptionWords`: what a stream of batches keeps,
+:mod:`metricore.core.stream`); :func:`cider_result` numbers the n-grams (an n-gram's id combines
+the id of its (n-1)-gram prefix with its last word), counts the document frequencies and
+computes term frequencies, norms and the clipped products with numpy, a chunk of images at a
+time (:class:`~metricore.metrics.cider_corpus.CorpusNGrams`), with the numbers of one pass over
+all captions. Corpus statistics are computed inside each call and nothing is kept between
+calls. The numbers equal ``pycocoevalcap`` to 1e-9 (``tests/metrics/test_cider_parity.py``);
+only the order of floating-point additions differs.
 """
 
 from __future__ import annotations

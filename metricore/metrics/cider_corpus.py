@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,8 @@ class CaptionWords:
 
     ``vocab``: the distinct words, numbered by first occurrence in the candidates, then in the
     references (the first ``cand_vocab`` occur in the candidates); ``cand_ids``/``ref_ids``:
-    the words of every candidate / reference one after another (int32), ``cand_len`` /
+    the words of every candidate / reference one after another (uint16 while the vocabulary
+    has at most 65,536 words, else int32: :func:`id_type`), ``cand_len`` /
     ``ref_len`` how many each caption has. Rows are cut (:meth:`head`) and joined
     (:meth:`concat`) in row order, the numbering staying that of one call over the rows.
     """
@@ -57,12 +59,13 @@ class CaptionWords:
         cand_ids = _word_ids(candidates, index)
         cand_vocab = len(index)
         ref_ids = _word_ids(references, index)
+        dtype = id_type(len(index))
         return cls(
             list(index),
             cand_vocab,
-            cand_ids,
+            cand_ids.astype(dtype, copy=False),
             _word_counts(candidates),
-            ref_ids,
+            ref_ids.astype(dtype, copy=False),
             _word_counts(references),
             np.asarray(ref_counts, dtype=np.int64),
         )
@@ -85,8 +88,8 @@ class CaptionWords:
         first[seen_r[only_r]] = len(cand_ids) + at_r[only_r]
         used = np.flatnonzero(first != np.iinfo(np.int64).max)
         order = used[np.argsort(first[used], kind="stable")]
-        renumber = np.full(size, -1, np.int32)
-        renumber[order] = np.arange(len(order), dtype=np.int32)
+        renumber = np.zeros(size, id_type(len(order)))
+        renumber[order] = np.arange(len(order))
         vocab = self.vocab
         return CaptionWords(
             [vocab[i] for i in order.tolist()],
@@ -112,7 +115,8 @@ class CaptionWords:
         for p in parts:
             for w in p.vocab[p.cand_vocab :]:
                 index.setdefault(w, len(index))
-        renumber = [np.fromiter(map(index.__getitem__, p.vocab), np.int32, len(p.vocab)) for p in parts]
+        dtype = id_type(len(index))
+        renumber = [np.fromiter(map(index.__getitem__, p.vocab), dtype, len(p.vocab)) for p in parts]
         return cls(
             list(index),
             cand_vocab,
@@ -126,6 +130,12 @@ class CaptionWords:
 
 #: captions split into words at a time (a word is a str object until it has its id)
 _SPLIT_CAPTIONS = 4096
+
+
+def id_type(size: int) -> type[np.unsignedinteger[Any]] | type[np.signedinteger[Any]]:
+    """The integer type of word ids into a vocabulary of ``size`` words (2 bytes a word for
+    most caption corpora)."""
+    return np.uint16 if size <= 1 << 16 else np.int32
 
 
 def _word_ids(captions: Sequence[str], index: dict[str, int]) -> np.ndarray:

@@ -19,6 +19,11 @@ image (``.imgToEval``). Here:
 * ``SPICE`` is not computed: it needs the Stanford CoreNLP models that ``pycocoevalcap``
   downloads at run time (and Java); run ``pycocoevalcap.spice.spice.Spice`` for it.
 
+:func:`compute_coco_caption` is ``coco_caption_result(coco_caption_items(...))``: the items are
+each image's statistics for every scorer (BLEU's counts, METEOR 1.5's statistics, ROUGE-L's
+scores, the captions' words as ids for CIDEr-D), which a stream of batches keeps in place of
+the text (:mod:`metricore.core.stream`); the table is computed from all of them at once.
+
 Degenerate cases are the scorers' own (see their modules): an empty candidate scores ~0 on
 BLEU, 0 on ROUGE-L (1 against an empty reference) and 0 on CIDEr-D; one image alone scores 0
 on CIDEr-D (every idf is 0; a warning says so). Every image needs at least one reference, as

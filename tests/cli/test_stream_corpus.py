@@ -296,3 +296,21 @@ def test_cli_names_the_line_of_a_row_that_waited_for_the_next_batch(tmp_path, ca
     assert code == EXIT_DATA and out is None
     assert str(info.value) in err and f"{p} line 100" in err
     assert not (tmp_path / "items.jsonl").exists()
+
+
+def test_word_ids_take_two_bytes_until_the_vocabulary_outgrows_them():
+    """Each batch keeps its words as 2-byte ids (36,000 words each); joined, the vocabulary
+    (72,000 words) needs 4-byte ids; the result is the in-memory one either way."""
+    n = 18_000
+    preds = [f"w{i} x{i % 7}" for i in range(2 * n)]
+    refs = [[f"w{i} y", f"v{i} w{i}"] for i in range(2 * n)]
+    bound = registry.get("cider").bind("cider_d", tokenize=False)
+    scorer = StreamScorer(bound)
+    scorer.add(preds[:n], refs[:n])
+    scorer.add(preds[n:], refs[n:])
+    assert [p.words.cand_ids.dtype for p in scorer._parts] == [np.uint16, np.uint16]
+    joined = type(scorer._parts[0]).concat(scorer._parts)
+    assert joined.words.cand_ids.dtype == np.int32 and len(joined.words.vocab) > 1 << 16
+    got = scorer.finish()
+    want = bound.run(preds, refs)
+    assert got == want and got.scores == want.scores

@@ -22,6 +22,13 @@ answer of 1-4 words and a variant), the prediction exact, cut short or another w
 
 ``evaluate`` rows: ``metricore_hf.load(name).compute`` against the core on the same 100,000
 rows (ANLS ``docvqa``, 1-NED), best CPU time of three; the added milliseconds per 1,000 rows.
+
+Caption rows (``--caption-sizes``, CIDEr-D and the COCO caption table, whose corpus statistics
+the stream keeps instead of the text): ``n`` generated images with 5 references each
+(``tests/gen_cider_captions.py``, half of the captions with tokenizer-hard text), JSONL with
+ids in the same order; ``plain Python`` (``json.loads`` per line, then the core on all rows:
+what the CLI did before it streamed these metrics) against ``metricore score --id-field id
+--per-sample``. The COCO table includes METEOR 1.5 when its data is installed.
 """
 
 from __future__ import annotations
@@ -175,6 +182,79 @@ def cli_rows(n: int) -> list[dict[str, Any]]:
     return rows
 
 
+PLAIN_CAPTIONS = """
+import json, sys
+from metricore import registry
+with open(sys.argv[2], "rb") as f:
+    preds = [json.loads(line)["prediction"] for line in f]
+with open(sys.argv[3], "rb") as f:
+    refs = [json.loads(line)["references"] for line in f]
+print(json.dumps(registry.get(sys.argv[1]).bind().run(preds, refs).headline()))
+"""
+
+#: the metrics of the caption rows, and the headline key compared
+CAPTION_METRICS = {"cider": "cider", "coco_caption": "CIDEr"}
+
+
+def write_caption_corpus(folder: Path, n: int, *, seed: int = 0, block: int = 100_000) -> tuple[Path, Path]:
+    """``(predictions, references)``: JSONL files with ids of ``n`` generated images, five
+    references each (generated ``block`` images at a time, each block from its own seed)."""
+    from tests.gen_cider_captions import caption_corpus
+
+    paths = folder / "captions_p.jsonl", folder / "captions_r.jsonl"
+    with open(paths[0], "w", encoding="utf-8") as p, open(paths[1], "w", encoding="utf-8") as r:
+        for start in range(0, n, block):
+            hyps, refs = caption_corpus(min(block, n - start), seed=seed + start, rich=0.5)
+            for i, (hyp, rs) in enumerate(zip(hyps, refs), start):
+                p.write(json.dumps({"id": f"img{i:08d}", "prediction": hyp}, ensure_ascii=False) + "\n")
+                r.write(json.dumps({"id": f"img{i:08d}", "references": rs}, ensure_ascii=False) + "\n")
+    return paths
+
+
+def caption_rows(n: int, metrics: tuple[str, ...] = tuple(CAPTION_METRICS)) -> list[dict[str, Any]]:
+    """Wall time and peak RSS of the in-memory core and of the streamed CLI on ``n`` captions."""
+    rows: list[dict[str, Any]] = []
+    py = sys.executable
+    with tempfile.TemporaryDirectory(prefix="bench-cli-captions-") as tmp:
+        folder = Path(tmp)
+        p, r = write_caption_corpus(folder, n)
+        for metric in metrics:
+            key = CAPTION_METRICS[metric]
+            label = f"{metric} CLI [{n:,} images x 5 refs]"
+            t_plain, m_plain, out = _popen_measure([py, "-c", PLAIN_CAPTIONS, metric, str(p), str(r)])
+            want = json.loads(out)[key]
+            rows.append(
+                bench_row(
+                    label,
+                    "plain Python: json.loads per line + the core on all rows (reference)",
+                    n,
+                    t_plain,
+                    t_plain,
+                    m_plain,
+                    0.0,
+                    f"wall time, peak RSS {m_plain:.0f} MiB",
+                )
+            )
+            argv = [py, "-m", "metricore.cli", "score", "--metric", metric, "--no-progress"]
+            argv += ["--predictions", str(p), "--references", str(r), "--id-field", "id"]
+            argv += ["--per-sample", str(folder / "items.jsonl")]
+            seconds, peak, out = _popen_measure(argv)
+            got = json.loads(out)[key]
+            rows.append(
+                bench_row(
+                    label,
+                    "metricore score --id-field id --per-sample (streamed statistics)",
+                    n,
+                    seconds,
+                    t_plain,
+                    peak,
+                    abs(got - want),
+                    f"wall time, peak RSS {peak:.0f} MiB; {seconds / t_plain:.2f}x plain Python",
+                )
+            )
+    return rows
+
+
 def evaluate_rows(n: int = 100_000) -> list[dict[str, Any]]:
     """The evaluate path's added ms per 1,000 rows over the core, per metric."""
     import metricore_hf
@@ -223,18 +303,26 @@ def run(n: int = 1_000_000) -> list[dict[str, Any]]:
     while size <= n:
         rows += cli_rows(size)
         size *= 10
-    return rows + evaluate_rows()
+    return rows + caption_rows(min(n, 100_000)) + evaluate_rows()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    ap.add_argument("--caption-sizes", type=int, nargs="*", default=[100_000])
+    ap.add_argument(
+        "--caption-metrics", nargs="+", default=list(CAPTION_METRICS), choices=list(CAPTION_METRICS)
+    )
     ap.add_argument("--no-evaluate", action="store_true")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     rows: list[dict[str, Any]] = []
     for n in args.sizes:
         for row in cli_rows(n):
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+            rows.append(row)
+    for n in args.caption_sizes:
+        for row in caption_rows(n, tuple(args.caption_metrics)):
             print(json.dumps(row, ensure_ascii=False), flush=True)
             rows.append(row)
     if not args.no_evaluate:

@@ -14,10 +14,14 @@ for long runs, only when stderr is a terminal (``--progress``/``--no-progress`` 
 
 Streaming: JSONL and CSV files are read, paired and scored ``--batch-rows`` rows at a time
 (:class:`_ScoreRun`). Metrics whose spec declares a stream (:mod:`metricore.core.stream`:
-ANLS, 1-NED, METEOR except ``meteor_1_5``) keep only a few numbers per row, so memory stays
-bounded by the batch; their result is the in-memory result (same code, same statistics).
-The others (CIDEr, the COCO caption table, token F1, ``meteor_1_5``: corpus statistics or
-id matching inside the metric) hold their rows and score them at the end. Files whose ids
+ANLS, 1-NED, METEOR with ``meteor_1_5``, CIDEr, the COCO caption table) keep only a few
+numbers per row, never its texts (CIDEr-D: each caption's words as integer ids), so memory
+stays bounded by the batch and those numbers; their result is the in-memory result (same
+code, same statistics). Per-sample rows are written as each batch is scored or, when a row's
+numbers depend on the other rows (CIDEr-D's document frequencies; a caption's PTB tokens
+also depend on the next caption), once the last batch is in, from the rows written to a
+temporary file meanwhile. Metrics without a stream hold their rows and score them at the
+end. Files whose ids
 are in the same order pair as they are read; otherwise the pairing is a hash join spilled
 to a temporary directory past ``--spill-rows`` rows per file, re-ordered by reference
 position, with the same errors for missing, extra and repeated ids (raised after the last
@@ -51,13 +55,14 @@ import contextlib
 import importlib
 import json
 import os
+import pickle
 import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 from metricore import registry
 from metricore.cli import version_text
@@ -77,7 +82,7 @@ from metricore.core.records import (
 )
 from metricore.core.result import MetricResult
 from metricore.core.spec import BoundMetric, MetricSpec
-from metricore.core.stream import StreamScorer, shift_indices
+from metricore.core.stream import Deferred, StreamScorer, shift_indices
 from metricore.core.structured import escape_surrogates, jsonable
 from metricore.lexicon.wordnet import WordNetNotFoundError
 
@@ -148,17 +153,21 @@ def bind(spec: MetricSpec, config: str | None, options: Mapping[str, Any]) -> Bo
         raise UsageError(str(err)) from None
 
 
-_ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
+_ROW = re.compile(r"\b(predictions|references)\[(-?\d+)\]")
 
 
-def _locate(message: str, paired: Paired) -> str:
-    """The core names rows by index (``predictions[3]``); add the file and line."""
+def _locate(message: str, paired: Paired, before: tuple[list[str], list[str]] | None = None) -> str:
+    """The core names rows by index (``predictions[3]``); add the file and line (a negative
+    index: a row of ``before``, the rows read before ``paired``, counted from its end)."""
     m = _ROW.search(message)
     if m is None:
         return message
     index = int(m.group(2))
-    where = paired.prediction_where if m.group(1) == "predictions" else paired.reference_where
-    return f"{message} [{where[index]}]" if index < len(where) else message
+    side = 0 if m.group(1) == "predictions" else 1
+    where = (paired.prediction_where, paired.reference_where)[side]
+    if index < 0 and before is not None:
+        where, index = before[side], len(before[side]) + index
+    return f"{message} [{where[index]}]" if 0 <= index < len(where) else message
 
 
 def score_paired(bound: BoundMetric, paired: Paired) -> Any:
@@ -170,13 +179,16 @@ def score_paired(bound: BoundMetric, paired: Paired) -> Any:
         score_paired_error(err, paired)
 
 
-def score_paired_error(err: Exception, paired: Paired) -> NoReturn:
-    """Raise the core's refusal ``err`` of ``paired`` as :func:`score_paired` words it."""
+def score_paired_error(
+    err: Exception, paired: Paired, before: tuple[list[str], list[str]] | None = None
+) -> NoReturn:
+    """Raise the core's refusal ``err`` of ``paired`` as :func:`score_paired` words it
+    (``before``: where the rows read before ``paired`` are, for a negative index)."""
     message = str(err)
     if _ROW.search(message) or re.search(
         r"`(predictions|references)`|\bpredictions\b.*\breferences\b", message
     ):
-        raise InputError(_locate(message, paired)) from err
+        raise InputError(_locate(message, paired, before)) from err
     raise UsageError(message) from err
 
 
@@ -185,8 +197,14 @@ def per_sample_rows(result: MetricResult, paired: Paired, offset: int = 0) -> It
     (plus ``offset``, for a batch of a stream), ``id`` (the record's, else the one the rows
     were matched by), ``prediction``, the item's ``references``, ``score`` and the metric's
     extras, and the ``closest`` gold where the metric has one."""
-    ids, references = paired.ids, paired.references
-    for record in result.per_item():
+    return _sample_rows(result.per_item(), paired.ids, paired.references, offset)
+
+
+def _sample_rows(
+    records: list[dict[str, Any]], ids: list[Any] | None, references: list[Any], offset: int
+) -> Iterator[dict[str, Any]]:
+    """:func:`per_sample_rows` of ``records`` (``ids``, ``references``: the rows')."""
+    for record in records:
         i = record.pop("index")
         row: dict[str, Any] = {"index": i + offset}
         item_id = record.pop("id")
@@ -266,9 +284,9 @@ def _add_score(sub: Any) -> None:
         "score",
         help="score a predictions file against a references file (JSON result on stdout)",
         description="Score predictions against references; JSON result on stdout. Rows are read, "
-        "paired and scored in batches; metrics with per-item statistics (ANLS, 1-NED, METEOR) keep "
-        "a few numbers per row, the others (CIDEr, COCO caption, token F1, meteor_1_5) hold their "
-        "rows until the end. On an error no per-sample file is written. "
+        "paired and scored in batches; metrics with per-item statistics (ANLS, 1-NED, METEOR, CIDEr, "
+        "COCO caption) keep a few numbers per row, the others hold their rows until the end. On an "
+        "error no per-sample file is written. "
         "Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 unreadable or "
         "unwritable file, 5 missing resource.",
     )
@@ -389,8 +407,10 @@ class _ScoreRun:
     (:func:`~metricore.core.records.read_rows`), paired by id or position
     (:func:`~metricore.core.records.pair_rows`, spilling to disk past a bound) and scored
     batch by batch (:class:`~metricore.core.stream.StreamScorer`); each batch's per-sample rows
-    are written as it is scored. A metric whose spec declares no stream (or input its stream
-    cannot take in batches) has its rows held and scored at the end, as one call."""
+    are written as it is scored, or after the last batch when the metric's per-item numbers
+    come at the end (:class:`~metricore.core.stream.Deferred`: the batch's rows wait in a
+    temporary file). A metric whose spec declares no stream (or input its stream cannot take
+    in batches) has its rows held and scored at the end, as one call."""
 
     def __init__(self, args: argparse.Namespace, fields: FieldNames) -> None:
         self.args, self.fields = args, fields
@@ -439,42 +459,95 @@ class _ScoreRun:
 
     def per_sample_chunks(self) -> Iterator[str]:
         """Score every batch; yield its per-sample JSONL text (streaming metrics), or all of it
-        at the end (held rows). Sets :attr:`result` (without per-item columns when streamed)."""
+        at the end (held rows, and metrics whose per-item numbers depend on every row).
+        Sets :attr:`result` (without per-item columns when they were written as it went)."""
         held_ids: list[Any] = []
         held_where: tuple[list[str], list[str]] = ([], [])
-        for paired in pair_rows(*self._sides(), reopen=self._sides, spill_rows=self.args.spill_rows):
-            self.by_id = paired.ids is not None
-            offset = self.n
-            self.n += len(paired.predictions)
-            try:
-                batch = self.scorer.add(paired.predictions, paired.references)
-            except (TypeError, ValueError) as err:
-                raise _located(err, paired, offset) from err
-            if self.bar is not None:
-                self.bar.update(len(paired.predictions))
-            if batch is None:
-                held_ids.extend(paired.ids or ())
-                held_where[0].extend(paired.prediction_where)
-                held_where[1].extend(paired.reference_where)
-            elif self.args.per_sample is not None:
-                yield "".join(dumps(row) + "\n" for row in per_sample_rows(batch, paired, offset))
+        # where the rows that wait for the next batch are (Stream.hold), for its errors
+        waiting_where: tuple[list[str], list[str]] = ([], [])
+        per_sample = self.args.per_sample is not None
+        with contextlib.ExitStack() as files:
+            # a deferred metric's rows wait on disk for their numbers (texts are not kept)
+            rows_file = (
+                files.enter_context(tempfile.TemporaryFile(prefix="metricore-rows-")) if per_sample else None
+            )
+            for paired in pair_rows(*self._sides(), reopen=self._sides, spill_rows=self.args.spill_rows):
+                self.by_id = paired.ids is not None
+                offset = self.n
+                self.n += len(paired.predictions)
+                try:
+                    batch = self.scorer.add(paired.predictions, paired.references)
+                except (TypeError, ValueError) as err:
+                    raise _located(err, paired, offset, waiting_where) from err
+                waiting_where = _last_rows(waiting_where, paired, self.scorer.waiting)
+                if self.bar is not None:
+                    self.bar.update(len(paired.predictions))
+                if batch is None:
+                    held_ids.extend(paired.ids or ())
+                    held_where[0].extend(paired.prediction_where)
+                    held_where[1].extend(paired.reference_where)
+                elif isinstance(batch, Deferred):
+                    if rows_file is not None:
+                        pickle.dump(
+                            (batch, paired.ids, paired.references), rows_file, pickle.HIGHEST_PROTOCOL
+                        )
+                elif per_sample:
+                    yield "".join(dumps(row) + "\n" for row in per_sample_rows(batch, paired, offset))
+            if self.scorer.deferred and self.n:
+                yield from self._deferred_rows(rows_file, waiting_where)
+                return
         if not self.scorer.held and self.n:
             self.result = self.scorer.finish(columns=False)
             return
         predictions, references = self.scorer.held_rows()
         whole = Paired(predictions, references, held_ids if self.by_id else None, *held_where)
         self.result = score_paired(self.bound, whole)
-        if self.args.per_sample is not None:
+        if per_sample:
             for row in per_sample_rows(self.result, whole):
                 yield dumps(row) + "\n"
 
+    def _deferred_rows(
+        self, rows_file: IO[bytes] | None, waiting_where: tuple[list[str], list[str]]
+    ) -> Iterator[str]:
+        """The result of a metric whose per-item numbers came at the end, and (``rows_file``:
+        the batches written as they were read) its per-sample rows, batch by batch."""
+        try:
+            self.result = self.scorer.finish(columns=rows_file is not None)
+        except (TypeError, ValueError) as err:  # a row that waited for a batch that never came
+            raise _located(err, Paired([], [], None, [], []), self.n, waiting_where) from err
+        if rows_file is None:
+            return
+        rows_file.seek(0)
+        while True:
+            try:
+                batch, ids, references = pickle.load(rows_file)
+            except EOFError:
+                return
+            rows = _sample_rows(batch.per_item(self.result), ids, references, batch.start)
+            yield "".join(dumps(row) + "\n" for row in rows)
 
-def _located(err: Exception, paired: Paired, offset: int) -> Exception:
+
+def _last_rows(
+    before: tuple[list[str], list[str]], paired: Paired, count: int
+) -> tuple[list[str], list[str]]:
+    """Where the last ``count`` rows of ``before`` and then ``paired`` are."""
+    if not count:
+        return [], []
+
+    def last(earlier: list[str], where: Sequence[str]) -> list[str]:
+        return (earlier + list(where[max(0, len(where) - count) :]))[-count:]
+
+    return last(before[0], paired.prediction_where), last(before[1], paired.reference_where)
+
+
+def _located(
+    err: Exception, paired: Paired, offset: int, before: tuple[list[str], list[str]] | None = None
+) -> Exception:
     """A core's refusal of a batch row, as :func:`score_paired` words it for the whole input:
     :class:`InputError` naming the file and line (the row's index in the whole input), else
-    :class:`UsageError`."""
+    :class:`UsageError`. ``before``: where the rows that waited for this batch are."""
     try:
-        score_paired_error(err, paired)
+        score_paired_error(err, paired, before)
     except InputError as located:
         return InputError(shift_indices(str(located), offset))
     except UsageError as usage:

@@ -15,6 +15,19 @@ What a stream keeps is what the result must hold: a few numbers per item (8 byte
 numpy column), never the texts. A corpus statistic (a CIDEr-D document frequency, BLEU's
 summed counts) is computed in ``finish`` from per-item statistics in the same way.
 
+A corpus metric streams the same way, with its per-item numbers *deferred*
+(``Stream.deferred``): a CIDEr-D score depends on the document frequencies of every image, so a
+batch's own result would not hold the final per-item numbers. :meth:`StreamScorer.add` then
+returns a :class:`Deferred` (the batch's rows and predictions), and the per-item records come
+from the finished result (:meth:`Deferred.per_item`), once every row is in.
+
+A batch's statistics may also depend on the rows that *follow* it: the PTB tokenizer of the
+COCO caption toolkit reads all captions as one text, so the last words of a caption can
+depend on the next caption. ``Stream.hold`` says how many of the last rows must wait for
+the next batch; :class:`StreamScorer` passes them to ``items`` with the batch (as context,
+their statistics dropped), then again at the start of the next batch (kept). A stream with
+``hold`` defers its per-item numbers.
+
 A metric without a stream, or a batch its stream cannot score on its own (``Stream.accepts``
 says so, e.g. SQuAD dict rows that the metric itself matches by id), is scored the one way
 there is: its rows are held and ``run`` once, at the end (:attr:`StreamScorer.held`).
@@ -30,7 +43,9 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-__all__ = ["ItemStats", "Stream", "StreamScorer", "shift_indices"]
+from metricore.core.result import item_records
+
+__all__ = ["Deferred", "ItemStats", "Stream", "StreamScorer", "shift_indices"]
 
 S = TypeVar("S", bound="ItemStats")
 
@@ -49,8 +64,30 @@ class ItemStats:
     SHARED: ClassVar[tuple[str, ...]] = ()
 
     def without_text(self: S) -> S:
-        """These statistics with their texts dropped (what a stream keeps)."""
-        return dataclasses.replace(self, **dict.fromkeys(self.TEXT))
+        """These statistics with their texts dropped (what a stream keeps), also those of
+        nested statistics (a field that is itself an :class:`ItemStats`)."""
+        out: dict[str, Any] = dict.fromkeys(self.TEXT)
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name not in out and isinstance(value, ItemStats):
+                out[f.name] = value.without_text()
+        return dataclasses.replace(self, **out)
+
+    def head(self: S, stop: int) -> S:
+        """The statistics of the first ``stop`` items (a field type with a ``head`` method is
+        cut by it)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.SHARED or value is None:
+                out[f.name] = value
+            elif isinstance(value, (np.ndarray, list)):
+                out[f.name] = value[:stop]
+            elif hasattr(value, "head"):
+                out[f.name] = value.head(stop)
+            else:
+                raise TypeError(f"{type(self).__name__}.{f.name}: cannot cut {type(value).__name__}")
+        return type(self)(**out)
 
     @classmethod
     def concat(cls: type[S], parts: Sequence[S]) -> S:
@@ -86,28 +123,66 @@ Items = Callable[[str, list[Any], list[Any], Mapping[str, Any]], ItemStats]
 Finish = Callable[[str, Any, Mapping[str, Any], bool], Any]
 #: ``accepts(config, predictions, references, options)``: whether a batch can be scored alone
 Accepts = Callable[[str, Sequence[Any], Sequence[Any], Mapping[str, Any]], bool]
+#: ``hold(config, predictions, references, options)``: how many of the last rows must wait
+#: for the rows that follow (their statistics depend on them)
+Hold = Callable[[str, Sequence[Any], Sequence[Any], Mapping[str, Any]], int]
 
 
 @dataclass(frozen=True)
 class Stream:
     """How a metric scores in batches (module docstring). ``configs``: the configs that
-    stream (``None``: all); the others hold their rows."""
+    stream (``None``: all); the others hold their rows. ``deferred``: the configs whose
+    per-item numbers depend on every row (``None``: all), which come from ``finish`` only.
+    ``hold``: how many of a batch's last rows wait for the next batch (a stream with
+    ``hold`` defers its per-item numbers)."""
 
     items: Items
     finish: Finish
     configs: tuple[str, ...] | None = None
     accepts: Accepts | None = None
+    deferred: tuple[str, ...] | None = ()
+    hold: Hold | None = None
 
     def streams(self, config: str) -> bool:
         return self.configs is None or config in self.configs
 
+    def defers(self, config: str) -> bool:
+        """Whether a batch of ``config`` has no per-item numbers of its own."""
+        return self.hold is not None or self.deferred is None or config in self.deferred
 
-_ROW = re.compile(r"\b(predictions|references)\[(\d+)\]")
+
+@dataclass(frozen=True)
+class Deferred:
+    """A batch of a stream whose per-item numbers come at the end (:attr:`Stream.deferred`):
+    rows ``start`` to ``stop`` of the whole input, and the batch's predictions (the items
+    as the metric's result reports them)."""
+
+    start: int
+    stop: int
+    predictions: list[Any]
+
+    def per_item(self, result: Any) -> list[dict[str, Any]]:
+        """The batch's records of the finished ``result`` (which holds every row's numbers,
+        not the texts): ``result.per_item()[start:stop]`` with the batch's predictions, each
+        ``index`` counted from the batch's first row."""
+        a, b = self.start, self.stop
+        ids = result.item_ids()
+        closest = result.item_closest()
+        return item_records(
+            result.scores[a:b],
+            predictions=self.predictions,
+            ids=None if ids is None else ids[a:b],
+            closest=None if closest is None else closest[a:b],
+            extras={key: column[a:b] for key, column in result.columns().items()},
+        )
+
+
+_ROW = re.compile(r"\b(predictions|references)\[(-?\d+)\]")
 
 
 def shift_indices(message: str, offset: int) -> str:
     """A core's message about a batch (``predictions[3]``) with the row's index in the whole
-    input (``predictions[offset + 3]``)."""
+    input (``predictions[offset + 3]``; a negative index is a row of an earlier batch)."""
     if not offset:
         return message
     return _ROW.sub(lambda m: f"{m.group(1)}[{int(m.group(2)) + offset}]", message)
@@ -117,10 +192,12 @@ class StreamScorer:
     """Scores a bound metric batch by batch (:meth:`add`), then :meth:`finish`.
 
     ``add(predictions, references)`` returns the batch's own result when the metric streams
-    (for its per-sample rows: the same per-item numbers as the whole input's result), else
+    (for its per-sample rows: the same per-item numbers as the whole input's result), a
+    :class:`Deferred` when its per-item numbers come at the end (:attr:`deferred`), else
     ``None`` (the rows are held, :attr:`held`, and scored in :meth:`finish`). A row the core
     refuses raises the core's error, which names the row by its index in the batch
-    (:func:`shift_indices` gives the index in the whole input).
+    (:func:`shift_indices` gives the index in the whole input; a negative index names one of
+    the :attr:`waiting` rows of earlier batches, scored with this one).
     """
 
     def __init__(self, bound: Any) -> None:
@@ -130,12 +207,17 @@ class StreamScorer:
         stream: Stream | None = bound.spec.stream
         self.stream = stream if stream is not None and stream.streams(self.config) else None
         self.held = self.stream is None
+        #: per-item numbers come from :meth:`finish` (:class:`Deferred` batches)
+        self.deferred = self.stream is not None and self.stream.defers(self.config)
         self.n = 0
         self._parts: list[ItemStats] = []
         self._preds: list[Any] = []
         self._refs: list[Any] = []
+        #: the last rows of the previous batch, waiting for the rows that follow (``Stream.hold``)
+        self._waiting: tuple[list[Any], list[Any]] = ([], [])
 
     def add(self, predictions: list[Any], references: list[Any]) -> Any:
+        start = self.n
         self.n += len(predictions)
         if not self.held and self.stream is not None and self.stream.accepts is not None and not self._parts:
             self.held = not self.stream.accepts(self.config, predictions, references, self.options)
@@ -143,15 +225,51 @@ class StreamScorer:
             self._preds.extend(predictions)
             self._refs.extend(references)
             return None
+        if self.deferred:
+            self._keep(list(predictions), list(references), last=False)
+            return Deferred(start, self.n, list(predictions))
         stats = self.stream.items(self.config, predictions, references, self.options)
         result = self.stream.finish(self.config, stats, self.options, True)
         self._parts.append(stats.without_text())
         return result
 
+    @property
+    def waiting(self) -> int:
+        """How many rows of the batches added so far wait for the next batch (``Stream.hold``)."""
+        return len(self._waiting[0])
+
+    def _keep(self, predictions: list[Any], references: list[Any], *, last: bool) -> None:
+        """Keep the statistics of the waiting rows and these, but for the last rows that must
+        wait for the next batch (none when ``last``)."""
+        assert self.stream is not None
+        waiting_p, waiting_r = self._waiting
+        rows_p, rows_r = waiting_p + predictions, waiting_r + references
+        if not rows_p:
+            return
+        try:
+            stats = self.stream.items(self.config, rows_p, rows_r, self.options)
+        except (TypeError, ValueError) as err:
+            # name the row by its index in this batch (a waiting row: below 0)
+            renamed = _renamed(err, -len(waiting_p))
+            if renamed is err:
+                raise
+            raise renamed from err
+        wait = 0
+        if self.stream.hold is not None and not last:
+            wait = self.stream.hold(self.config, rows_p, rows_r, self.options)
+        keep = len(rows_p) - wait
+        if keep:
+            self._parts.append((stats if wait == 0 else stats.head(keep)).without_text())
+        self._waiting = (rows_p[keep:], rows_r[keep:])
+
     def finish(self, *, columns: bool = True) -> Any:
         """The result of every row added (``columns=False``: without per-item columns, for a
         caller that wrote them already). No row at all: the core's own error."""
-        if self.held or self.stream is None or not self._parts:
+        if self.held or self.stream is None:
+            return self.bound.run(self._preds, self._refs)
+        if self.deferred:
+            self._keep([], [], last=True)
+        if not self._parts:
             return self.bound.run(self._preds, self._refs)
         stats = type(self._parts[0]).concat(self._parts)
         self._parts = []
@@ -159,3 +277,15 @@ class StreamScorer:
 
     def held_rows(self) -> tuple[list[Any], list[Any]]:
         return self._preds, self._refs
+
+
+def _renamed(err: Exception, offset: int) -> Exception:
+    """``err`` with the rows it names shifted by ``offset`` (the same type, when it can be
+    built from a message)."""
+    message = shift_indices(str(err), offset)
+    if message == str(err):
+        return err
+    try:
+        return type(err)(message)
+    except Exception:  # an error type that is not built from one message: keep it as it is
+        return err

@@ -22,11 +22,14 @@ mean of per-image scores). Degenerate cases, as in the reference: an empty candi
 ``~0`` (``1e-6`` to the power ``1/k`` times ``exp(-1e24)`` = 0.0); a candidate with no matching
 k-gram gets ``1e-15 / guess`` in its product, a tiny positive number, not 0.
 
-Implementation: n-grams are interned to integer ids once for all captions (the CIDEr-D
-counter, :mod:`metricore.metrics.cider`), the per-(image, n-gram) maximum reference counts, the
-clipped matches and the closest lengths are numpy reductions; the floating-point steps are
-done in the reference's order with Python's ``**`` and ``math.exp``, so the numbers are
-bit-identical to ``pycocoevalcap`` (``tests/metrics/test_coco_caption_parity.py``).
+Implementation: the captions' words are interned to integer ids (the CIDEr-D counter's
+:class:`~metricore.metrics.cider_corpus.CaptionWords`) and their n-grams numbered a chunk of
+images at a time; the per-(image, n-gram) maximum reference counts, the clipped matches and
+the closest lengths are numpy reductions. An image's counts (:class:`BLEUStatistics`) depend on
+its own captions only, so a stream of batches keeps them and sums them at the end
+(:mod:`metricore.core.stream`). The floating-point steps are done in the reference's order
+with Python's ``**`` and ``math.exp``, so the numbers are bit-identical to ``pycocoevalcap``
+(``tests/metrics/test_coco_caption_parity.py``).
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
-from metricore.metrics.cider import _NGramStats
+from metricore.metrics.cider_corpus import CaptionWords, Chunk, chunks, local_entries
 
 if TYPE_CHECKING:
     from metricore.stats.significance import SumStatistic
@@ -50,7 +54,9 @@ if TYPE_CHECKING:
 __all__ = [
     "BLEUResult",
     "BLEUStatistics",
+    "bleu_counts",
     "bleu_keys",
+    "bleu_result_of",
     "bleu_scores",
     "bleu_statistics",
     "bleu_statistics_of",
@@ -71,9 +77,11 @@ def bleu_keys(n: int = DEFAULT_N) -> list[str]:
 
 
 @dataclass(frozen=True, eq=False)
-class BLEUStatistics:
+class BLEUStatistics(ItemStats):
     """Per-image counts: ``correct``/``guess`` (images x n, int), ``testlen`` (candidate
-    lengths), ``reflen`` (closest reference lengths)."""
+    lengths), ``reflen`` (closest reference lengths). An image's counts depend on its own
+    captions only: a stream keeps them (:mod:`metricore.core.stream`) and the corpus BLEU
+    is computed from their sums (:func:`bleu_result_of`)."""
 
     correct: np.ndarray
     guess: np.ndarray
@@ -113,14 +121,23 @@ def _check_n(n: Any) -> int:
 
 def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
     """The per-image counts of ``bleu_scorer.cook_test`` with ``eff="closest"``."""
-    num = texts.num_images
-    stats = _NGramStats(texts.candidates + texts.references, n)
-    testlen = stats.lengths[:num]
-    ref_len = stats.lengths[num:]
-    counts = texts.ref_counts
+    return bleu_counts(CaptionWords.of(texts.candidates, texts.references, texts.ref_counts), n)
+
+
+def bleu_counts(words: CaptionWords, n: int = DEFAULT_N) -> BLEUStatistics:
+    """:func:`bleu_statistics` of captions kept as word ids (a chunk of images at a time:
+    an image's counts depend on its own captions only)."""
+    v = max(len(words.vocab), 1)
+    return BLEUStatistics.concat([_chunk_counts(chunk, n, v) for chunk in chunks(words)])
+
+
+def _chunk_counts(chunk: Chunk, n: int, v: int) -> BLEUStatistics:
+    num = chunk.b - chunk.a
+    testlen = chunk.lengths[:num]
+    ref_len = chunk.lengths[num:]
+    image_of_ref = chunk.image_of_ref
     starts = np.zeros(num, np.int64)
-    np.cumsum(counts[:-1], out=starts[1:])
-    image_of_ref = np.repeat(np.arange(num, dtype=np.int64), counts)
+    np.cumsum(np.bincount(image_of_ref, minlength=num)[:-1], out=starts[1:])
     # min over (|l - testlen|, l): encode the pair in one integer, distance first
     span = int(ref_len.max(initial=0)) + 1
     key = np.abs(ref_len - testlen[image_of_ref]) * span + ref_len
@@ -128,9 +145,7 @@ def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
 
     guess = np.maximum(testlen[:, None] - np.arange(n)[None, :], 0)
     correct = np.zeros((num, n), np.int64)
-    for k in range(n):
-        sent, gid, tf = stats.entries[k]
-        size = stats.sizes[k]
+    for k, (sent, gid, tf, size) in enumerate(local_entries(chunk, n, v)):
         is_ref = sent >= num
         r_key = image_of_ref[sent[is_ref] - num] * size + gid[is_ref]
         order = np.argsort(r_key, kind="stable")
@@ -150,10 +165,19 @@ def bleu_statistics(texts: CaptionTexts, n: int = DEFAULT_N) -> BLEUStatistics:
     return BLEUStatistics(correct, guess.astype(np.int64), testlen.astype(np.int64), reflen.astype(np.int64))
 
 
-def bleu_scores(stats: BLEUStatistics) -> tuple[list[float], list[list[float]]]:
+def bleu_scores(stats: BLEUStatistics, *, columns: bool = True) -> tuple[list[float], list[list[float]]]:
     """Corpus BLEU-1..n from the summed counts, and per-image BLEU-1..n (``bleu_scorer.
-    compute_score(option="closest")``), each step in the reference's floating-point order."""
+    compute_score(option="closest")``), each step in the reference's floating-point order.
+    ``columns=False``: the corpus scores only (no per-image lists)."""
     n = stats.correct.shape[1]
+    corpus = corpus_bleu(
+        stats.correct.sum(axis=0).tolist(),
+        stats.guess.sum(axis=0).tolist(),
+        int(stats.testlen.sum()),
+        int(stats.reflen.sum()),
+    )
+    if not columns:
+        return corpus, []
     ratio = (stats.testlen + TINY) / (stats.reflen + SMALL)
     brevity = [math.exp(1 - 1 / r) if r < 1 else 1.0 for r in ratio.tolist()]
     per_order: list[list[float]] = []
@@ -163,12 +187,6 @@ def bleu_scores(stats: BLEUStatistics) -> tuple[list[float], list[list[float]]]:
         e = 1.0 / (k + 1)
         # Python's ** (C pow) rather than np.power, whose SIMD kernel can differ in the last bit
         per_order.append([(p**e) * b for p, b in zip(product.tolist(), brevity)])
-    corpus = corpus_bleu(
-        stats.correct.sum(axis=0).tolist(),
-        stats.guess.sum(axis=0).tolist(),
-        int(stats.testlen.sum()),
-        int(stats.reflen.sum()),
-    )
     return corpus, per_order
 
 
@@ -239,14 +257,21 @@ def compute_bleu(
 
 def bleu_result(texts: CaptionTexts, n: int, tokenize: bool) -> BLEUResult:
     """:func:`compute_bleu` on captions already checked and tokenized."""
-    stats = bleu_statistics(texts, n)
-    corpus, per_order = bleu_scores(stats)
-    options = {"n": n, "eff": "closest", "tok": "ptb-corenlp-3.4.1" if tokenize else "none"}
+    return bleu_result_of(bleu_statistics(texts, n), tokenize, texts.raw)
+
+
+def bleu_result_of(
+    stats: BLEUStatistics, tokenize: bool, predictions: list[str] | None, *, columns: bool = True
+) -> BLEUResult:
+    """The result of every image's counts (``tokenize``: what the signature reports;
+    ``columns=False``: without the per-image columns, the same corpus BLEU)."""
+    corpus, per_order = bleu_scores(stats, columns=columns)
+    options = {"n": len(corpus), "eff": "closest", "tok": "ptb-corenlp-3.4.1" if tokenize else "none"}
     return BLEUResult(
         bleu=corpus,
         per_order=per_order,
-        scores=list(per_order[-1]),
+        scores=list(per_order[-1]) if columns else [],
         signature=build_signature(_METRIC, None, options),
-        statistics=stats,
-        predictions=texts.raw,
+        statistics=stats if columns else None,
+        predictions=(predictions or []) if columns else [],
     )

@@ -35,11 +35,16 @@ Degenerate cases: with one image and corpus document frequencies every weight is
 candidate scores 0; an image with no reference is an error (``ValueError``); duplicate
 references count once in ``df`` (per image) and once each in the mean over references.
 
-Implementation: words and n-grams are interned to integer ids (an n-gram's id combines the id
-of its (n-1)-gram prefix with its last word), term frequencies, document frequencies, norms and
-the clipped products are computed with numpy over all captions at once; corpus statistics are
-computed inside each call and nothing is kept between calls. The numbers equal ``pycocoevalcap``
-to 1e-9 (``tests/metrics/test_cider_parity.py``); only the order of floating-point additions differs.
+Implementation: :func:`compute_cider` is ``cider_result(cider_items(...))``. :func:`cider_items`
+checks and tokenizes the captions and keeps their words as integer ids
+(:class:`~metricore.metrics.cider_corpus.CaptionWords`: what a stream of batches keeps,
+:mod:`metricore.core.stream`); :func:`cider_result` numbers the n-grams (an n-gram's id combines
+the id of its (n-1)-gram prefix with its last word), counts the document frequencies and
+computes term frequencies, norms and the clipped products with numpy, a chunk of images at a
+time (:class:`~metricore.metrics.cider_corpus.CorpusNGrams`), with the numbers of one pass over
+all captions. Corpus statistics are computed inside each call and nothing is kept between
+calls. The numbers equal ``pycocoevalcap`` to 1e-9 (``tests/metrics/test_cider_parity.py``);
+only the order of floating-point additions differs.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import (
     as_list,
     check_choice,
@@ -69,15 +75,21 @@ from metricore.core.validation import (
     paired_columns,
     string_alternatives_column,
 )
+from metricore.metrics.cider_corpus import CaptionWords, CorpusNGrams
 from metricore.text.ptb_tokenize import coco_tokenize
 
 __all__ = [
     "check_cider_inputs",
     "CIDErVariant",
     "CIDER_VARIANTS",
+    "CIDErItems",
     "CIDErResult",
     "CIDErStatistics",
     "DocumentFrequency",
+    "check_cider_options",
+    "cider_items",
+    "cider_items_of_words",
+    "cider_result",
     "compute_cider",
     "CIDErMatch",
     "CIDErExplanation",
@@ -156,15 +168,25 @@ class CIDErStatistics:
     in the scoring code, ``sizes[k]`` the number of distinct (k+1)-grams; ``penalty`` is the
     length penalty per reference (``None`` for plain CIDEr); ``fixed_df``: the document
     frequencies came from a :class:`DocumentFrequency` table, not from these references.
+    The entries are built from the captions' word ids when first read (a result keeps the
+    ids, not the entries).
     """
 
     num_images: int
     ref_counts: np.ndarray
-    entries: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
-    sizes: tuple[int, ...]
     penalty: np.ndarray | None
     clipped: bool
     fixed_df: bool
+    grams: CorpusNGrams = field(repr=False)
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return tuple(self.grams.sizes)
+
+    @functools.cached_property
+    def entries(self) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+        (whole,) = self.grams.chunks(whole=True)
+        return tuple(self.grams.entries(whole))
 
 
 # --------------------------------------------------------------------------------------------
@@ -441,15 +463,28 @@ def idf(document_frequency: np.ndarray, num_images: int) -> np.ndarray:
     return math.log(float(num_images)) - np.log(np.maximum(df, 1.0))
 
 
-def _idf_from_table(stats: _NGramStats, k: int, table: DocumentFrequency) -> np.ndarray:
-    get = table.counts.get
-    df = np.fromiter((get(t, 0) for t in stats.ngram_texts(k)), np.float64, stats.sizes[k])
-    return idf(df, table.num_images)
-
-
 # --------------------------------------------------------------------------------------------
 # The metric
 # --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CIDErItems(ItemStats):
+    """What CIDEr keeps of the rows (:mod:`metricore.core.stream`): every caption's words as
+    ids (:class:`~metricore.metrics.cider_corpus.CaptionWords`), the options, and the
+    candidates as given (the per-item texts, which a stream drops). The scores, which
+    depend on the whole corpus, come from :func:`cider_result`."""
+
+    words: CaptionWords
+    variant: str
+    n: int
+    sigma: float
+    tokenize: bool
+    table: DocumentFrequency | None
+    predictions: list[str] | None = None
+
+    TEXT = ("predictions",)
+    SHARED = ("variant", "n", "sigma", "tokenize", "table")
 
 
 @paused_gc()
@@ -487,6 +522,16 @@ def compute_cider(
     >>> round(r.cider, 4), [round(s, 4) for s in r.scores]
     (5.0491, [7.2504, 2.8477])
     """
+    return cider_result(
+        cider_items(predictions, references, variant=variant, n=n, sigma=sigma, tokenize=tokenize, df=df)
+    )
+
+
+def check_cider_options(
+    variant: Any, n: Any, sigma: Any, tokenize: Any, df: Any
+) -> tuple[CIDErVariant, int, float, bool, DocumentFrequency | None]:
+    """The checked options of :func:`compute_cider` (the variant, ``n``, ``sigma``,
+    ``tokenize`` and the document-frequency table, ``None`` for ``"corpus"``)."""
     spec = CIDER_VARIANTS[check_choice(variant, CIDER_VARIANTS, _METRIC, "variant")]
     n = _check_n(n)
     sigma = _check_sigma(sigma)
@@ -504,105 +549,95 @@ def compute_cider(
             raise ValueError(f"cider: the document-frequency table has n-grams up to {table.n}, not {n}")
     elif not (isinstance(df, str) and df == "corpus"):
         raise ValueError(f"cider: `df` must be 'corpus' or a DocumentFrequency table, got {df!r}")
+    return spec, n, sigma, tokenize, table
 
+
+@paused_gc()
+def cider_items(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    variant: CIDErVariantName = "cider_d",
+    n: int = DEFAULT_N,
+    sigma: float = DEFAULT_SIGMA,
+    tokenize: bool = True,
+    df: Literal["corpus"] | DocumentFrequency = "corpus",
+) -> CIDErItems:
+    """The rows as :func:`cider_result` scores them (arguments as :func:`compute_cider`,
+    which is ``cider_result(cider_items(...))``): checked, tokenized, their words as ids."""
+    spec, n, sigma, tokenize, table = check_cider_options(variant, n, sigma, tokenize, df)
     preds, raw_refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
     refs = _check_references(raw_refs, "references")
-    num_images = len(preds)
+    flat, ref_counts = flatten_with_counts(refs)
+    words = CaptionWords.of(
+        _tokenized(preds, tokenize, "predictions"), _tokenized(flat, tokenize, "references"), ref_counts
+    )
+    return CIDErItems(words, spec.name, n, sigma, tokenize, table, preds)
+
+
+def cider_items_of_words(words: CaptionWords, *, tokenize: bool) -> CIDErItems:
+    """:class:`CIDErItems` of CIDEr-D with its defaults on captions already checked, tokenized
+    and turned into word ids (the COCO caption table); ``tokenize`` is what the signature
+    reports."""
+    return CIDErItems(words, "cider_d", DEFAULT_N, DEFAULT_SIGMA, tokenize, None)
+
+
+def cider_result(items: CIDErItems, *, columns: bool = True) -> CIDErResult:
+    """The scores of every row's statistics (the corpus's document frequencies, then each
+    image's score). ``columns=False``: without the per-image columns (the same ``cider``)."""
+    spec = CIDER_VARIANTS[items.variant]
+    words, table, n = items.words, items.table, items.n
+    num_images = words.num_images
     if table is None and num_images == 1:
         warnings.warn(
             "cider: one image with document frequencies from its own references: every idf is "
             "log(1) - log(1) = 0, so the score is 0. Score a whole corpus, or pass df=a "
             "DocumentFrequency table.",
             UserWarning,
-            stacklevel=3,  # the caller of the decorated function
+            stacklevel=4,  # compute_cider's caller (through its paused_gc wrapper)
         )
-
-    flat, ref_counts = flatten_with_counts(refs)
-    sentences = _tokenized(preds, tokenize, "predictions") + _tokenized(flat, tokenize, "references")
-    scores, statistics = _cider_scores(sentences, num_images, ref_counts, spec, n, sigma, table)
+    grams = CorpusNGrams(words, n, doc_freq=table is None)
+    if table is None:
+        weights = [idf(df, num_images) for df in grams.doc_freq]
+    else:
+        get = table.counts.get
+        weights = [
+            idf(np.fromiter((get(t, 0) for t in grams.texts(k)), np.float64, size), table.num_images)
+            for k, size in enumerate(grams.sizes)
+        ]
+    penalty: np.ndarray | None = None
+    if spec.length_penalty:
+        # the reference code's "length": entries of the bigram term-frequency vector
+        bigrams_c = np.maximum(words.cand_len.astype(np.int64) - 1, 0).astype(np.float64)
+        bigrams_r = np.maximum(words.ref_len.astype(np.int64) - 1, 0).astype(np.float64)
+        image_of_ref = np.repeat(np.arange(num_images, dtype=np.int64), words.ref_counts)
+        delta = bigrams_c[image_of_ref] - bigrams_r
+        penalty = np.exp(-(delta * delta) / (2.0 * items.sigma * items.sigma))
+    per_order = grams.scores(weights, penalty, spec.clipped)
+    scores = per_order.mean(axis=1) / words.ref_counts * CIDER_SCALE
 
     options = {
-        "tok": "ptb-corenlp-3.4.1" if tokenize else "none",
+        "tok": "ptb-corenlp-3.4.1" if items.tokenize else "none",
         "n": n,
-        "sigma": sigma,
+        "sigma": items.sigma,
         "df": "corpus" if table is None else f"table-{table.fingerprint}-{table.num_images}img",
     }
     if not spec.length_penalty:
         del options["sigma"]
+    statistics = None
+    if columns:
+        statistics = CIDErStatistics(
+            num_images, words.ref_counts, penalty, spec.clipped, table is not None, grams
+        )
     return CIDErResult(
         cider=float(np.mean(scores)),
-        scores=scores.tolist(),
+        scores=scores.tolist() if columns else [],
         variant=spec.name,
         signature=build_signature(_METRIC, spec.name, options),
         statistics=statistics,
-        predictions=preds,
+        predictions=(items.predictions or []) if columns else [],
     )
-
-
-def _cider_scores(
-    sentences: list[str],
-    num_images: int,
-    ref_counts: np.ndarray,
-    spec: CIDErVariant,
-    n: int,
-    sigma: float,
-    table: DocumentFrequency | None,
-) -> tuple[np.ndarray, CIDErStatistics]:
-    """Per-image scores and their n-gram statistics; ``sentences`` = the candidates (one per
-    image) then all references."""
-    stats = _NGramStats(sentences, n)
-    total_refs = len(sentences) - num_images
-    image_of_ref = np.repeat(np.arange(num_images, dtype=np.int64), ref_counts)
-    # the reference code's "length": entries of the bigram term-frequency vector
-    bigrams = np.maximum(stats.lengths - 1, 0).astype(np.float64)
-    penalty: np.ndarray | None = None
-    if spec.length_penalty:
-        delta = bigrams[image_of_ref] - bigrams[num_images:]
-        penalty = np.exp(-(delta * delta) / (2.0 * sigma * sigma))
-    per_order = np.zeros((num_images, n))
-    for k in range(n):
-        sent, gid, tf = stats.entries[k]
-        size = stats.sizes[k]
-        is_ref = sent >= num_images
-        if table is None:
-            r_img = image_of_ref[sent[is_ref] - num_images]
-            doc = np.bincount(_distinct(r_img * size + gid[is_ref]) % size, minlength=size)
-            weights = idf(doc, num_images)
-        else:
-            weights = _idf_from_table(stats, k, table)
-        weight = tf * weights[gid]
-        norm = np.sqrt(
-            np.bincount(sent, weights=weight * weight, minlength=len(sentences)).astype(np.float64)
-        )
-
-        # candidate entries: caption index == image index, sorted by (image, n-gram id)
-        h_key = sent[~is_ref] * size + gid[~is_ref]
-        h_w = weight[~is_ref]
-        r_sent = sent[is_ref] - num_images
-        r_key = image_of_ref[r_sent] * size + gid[is_ref]
-        r_w = weight[is_ref]
-        at = np.searchsorted(h_key, r_key)
-        at_c = np.minimum(at, max(len(h_key) - 1, 0))
-        found = (at < len(h_key)) & (h_key[at_c] == r_key) if len(h_key) else np.zeros(len(r_key), bool)
-        c_w = np.where(found, h_w[at_c] if len(h_key) else 0.0, 0.0)
-        prod = np.minimum(c_w, r_w) * r_w if spec.clipped else c_w * r_w
-        val = np.bincount(r_sent, weights=prod, minlength=total_refs).astype(np.float64, copy=False)
-        denom = norm[image_of_ref] * norm[num_images:]
-        val = np.divide(val, denom, out=val, where=denom != 0)
-        if penalty is not None:
-            val *= penalty
-        per_order[:, k] = np.bincount(image_of_ref, weights=val, minlength=num_images)
-    statistics = CIDErStatistics(
-        num_images,
-        ref_counts,
-        tuple(stats.entries),
-        tuple(stats.sizes),
-        penalty,
-        spec.clipped,
-        table is not None,
-    )
-    return per_order.mean(axis=1) / ref_counts * CIDER_SCALE, statistics
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,11 @@ image (``.imgToEval``). Here:
 * ``SPICE`` is not computed: it needs the Stanford CoreNLP models that ``pycocoevalcap``
   downloads at run time (and Java); run ``pycocoevalcap.spice.spice.Spice`` for it.
 
+:func:`compute_coco_caption` is ``coco_caption_result(coco_caption_items(...))``: the items are
+each image's statistics for every scorer (BLEU's counts, METEOR 1.5's statistics, ROUGE-L's
+scores, the captions' words as ids for CIDEr-D), which a stream of batches keeps in place of
+the text (:mod:`metricore.core.stream`); the table is computed from all of them at once.
+
 Degenerate cases are the scorers' own (see their modules): an empty candidate scores ~0 on
 BLEU, 0 on ROUGE-L (1 against an empty reference) and 0 on CIDEr-D; one image alone scores 0
 on CIDEr-D (every idf is 0; a warning says so). Every image needs at least one reference, as
@@ -31,25 +36,31 @@ import importlib
 import importlib.util
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Literal
 
 from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import check_bool
-from metricore.metrics.bleu import bleu_keys, bleu_result
-from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
-from metricore.metrics.cider import compute_cider
-from metricore.metrics.rouge import DEFAULT_BETA, rouge_l_result
+from metricore.metrics.bleu import BLEUStatistics, bleu_counts, bleu_keys, bleu_result_of
+from metricore.metrics.caption_text import tokenized_captions
+from metricore.metrics.cider import CIDErItems, cider_items_of_words, cider_result
+from metricore.metrics.cider_corpus import CaptionWords
+from metricore.metrics.rouge import DEFAULT_BETA, ROUGELItems, rouge_l_result_of, rouge_l_scores
 
 __all__ = [
     "COCO_KEYS",
     "SCORERS",
+    "COCOCaptionItems",
     "COCOCaptionResult",
     "COCOEvalCap",
     "CaptionAnnotations",
+    "coco_caption_items",
+    "coco_caption_result",
     "compute_coco_caption",
     "meteor_1_5_available",
 ]
@@ -65,18 +76,17 @@ _MAIN_KEYS = ("CIDEr", "Bleu_4", "ROUGE_L", "METEOR")
 _METEOR_MODULE = "metricore.metrics.meteor15"
 
 
-def _meteor_1_5() -> Callable[..., Any] | None:
-    """``compute_meteor_1_5`` of the METEOR 1.5 module, or ``None`` when it is not installed or
-    its language data (the files of the ``pycocoevalcap`` package, extra ``metricore[coco]``)
-    is not: the ``coco`` table then leaves ``METEOR`` out instead of failing."""
+def _meteor_1_5() -> ModuleType | None:
+    """The METEOR 1.5 module, or ``None`` when it is not installed or its language data (the
+    files of the ``pycocoevalcap`` package, extra ``metricore[coco]``) is not: the ``coco``
+    table then leaves ``METEOR`` out instead of failing."""
     if importlib.util.find_spec("pycocoevalcap") is None:
         return None
     try:
         module = importlib.import_module(_METEOR_MODULE)
     except ImportError:
         return None
-    fn = getattr(module, "compute_meteor_1_5", None)
-    return fn if callable(fn) else None
+    return module if callable(getattr(module, "meteor15_items", None)) else None
 
 
 def meteor_1_5_available() -> bool:
@@ -159,32 +169,86 @@ def compute_coco_caption(
     >>> r.main, [round(s, 4) for s in r.scores]
     ('CIDEr', [7.2504, 2.8477])
     """
+    return coco_caption_result(
+        coco_caption_items(predictions, references, scorers=scorers, tokenize=tokenize)
+    )
+
+
+@dataclass(frozen=True)
+class COCOCaptionItems(ItemStats):
+    """What the table keeps of the rows (:mod:`metricore.core.stream`): each scorer's
+    statistics (BLEU's counts, METEOR 1.5's statistics and scores, ROUGE-L's scores, the
+    captions' words for CIDEr-D; ``None``: not run), the scorers and the tokenizer, and the
+    candidates as given (the per-item texts, which a stream drops)."""
+
+    bleu: BLEUStatistics | None
+    meteor: Any  # METEOR15Items (an optional module)
+    rouge_l: ROUGELItems | None
+    cider: CIDErItems | None
+    scorers: tuple[ScorerName, ...]
+    tokenize: bool
+    predictions: list[str] | None = None
+
+    TEXT = ("predictions",)
+    SHARED = ("scorers", "tokenize")
+
+
+@paused_gc()
+def coco_caption_items(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    scorers: Iterable[str] = SCORERS,
+    tokenize: bool = True,
+) -> COCOCaptionItems:
+    """Each image's statistics for every scorer (arguments as :func:`compute_coco_caption`,
+    which is ``coco_caption_result(coco_caption_items(...))``): one tokenization shared by
+    the scorers, as ``COCOEvalCap`` does."""
     chosen = _check_scorers(scorers)
     texts = tokenized_captions(predictions, references, _METRIC, tokenize)
-    return coco_caption_result(texts, chosen, tokenize)
+    meteor = _meteor_1_5() if "meteor" in chosen else None
+    # the words of the captions as ids, for BLEU and CIDEr-D
+    words = CaptionWords.of(texts.candidates, texts.references, texts.ref_counts)
+    return COCOCaptionItems(
+        bleu=bleu_counts(words, 4) if "bleu" in chosen else None,
+        meteor=(
+            meteor.meteor15_items(texts.candidates, texts.grouped_references())
+            if meteor is not None
+            else None
+        ),
+        rouge_l=ROUGELItems(*rouge_l_scores(texts, DEFAULT_BETA)) if "rouge_l" in chosen else None,
+        cider=cider_items_of_words(words, tokenize=tokenize) if "cider" in chosen else None,
+        scorers=chosen,
+        tokenize=tokenize,
+        predictions=texts.raw,
+    )
 
 
-def coco_caption_result(
-    texts: CaptionTexts, scorers: tuple[ScorerName, ...], tokenize: bool
-) -> COCOCaptionResult:
-    """:func:`compute_coco_caption` on captions already checked and tokenized."""
+def coco_caption_result(items: COCOCaptionItems, *, columns: bool = True) -> COCOCaptionResult:
+    """The table of every image's statistics. ``columns=False``: without the per-image
+    columns (the same table)."""
     table: dict[str, float] = {}
     per_image: dict[str, list[float]] = {}
     parts: dict[str, Any] = {}
-    meteor = _meteor_1_5() if "meteor" in scorers else None
-    for name in scorers:
-        if name == "bleu":
-            b = parts[name] = bleu_result(texts, 4, tokenize)
-            for key, corpus, each in zip(bleu_keys(4), b.bleu, b.per_order):
+    tokenize = items.tokenize
+    for name in items.scorers:
+        if name == "bleu" and items.bleu is not None:
+            b = parts[name] = bleu_result_of(items.bleu, tokenize, items.predictions, columns=columns)
+            each_order = b.per_order if columns else [[] for _ in b.bleu]
+            for key, corpus, each in zip(bleu_keys(4), b.bleu, each_order):
                 table[key], per_image[key] = corpus, each
-        elif name == "meteor" and meteor is not None:
-            m = parts[name] = meteor(texts.candidates, texts.grouped_references())
+        elif name == "meteor" and items.meteor is not None:
+            meteor = _meteor_1_5()
+            assert meteor is not None  # it made the statistics
+            m = parts[name] = meteor.meteor15_result(items.meteor, columns=columns)
             table["METEOR"], per_image["METEOR"] = float(m.meteor), [float(s) for s in m.scores]
-        elif name == "rouge_l":
-            r = parts[name] = rouge_l_result(texts, DEFAULT_BETA, tokenize)
+        elif name == "rouge_l" and items.rouge_l is not None:
+            r = parts[name] = rouge_l_result_of(
+                items.rouge_l, DEFAULT_BETA, tokenize, items.predictions, columns=columns
+            )
             table["ROUGE_L"], per_image["ROUGE_L"] = r.rouge_l, r.scores
-        elif name == "cider":
-            c = parts[name] = compute_cider(texts.candidates, texts.grouped_references(), tokenize=False)
+        elif name == "cider" and items.cider is not None:
+            c = parts[name] = cider_result(items.cider, columns=columns)
             table["CIDEr"], per_image["CIDEr"] = c.cider, c.scores
     main = next(k for k in _MAIN_KEYS if k in table) if table else "METEOR"
     if not table:  # only METEOR was asked for and it is not installed
@@ -203,11 +267,11 @@ def coco_caption_result(
         options["cider"] = "d-sigma6-df-corpus"
     return COCOCaptionResult(
         table=table,
-        per_image=per_image,
-        scores=list(per_image[main]),
+        per_image=per_image if columns else {},
+        scores=list(per_image[main]) if columns else [],
         main=main,
         signature=build_signature(_METRIC, None, options),
-        predictions=texts.raw,
+        predictions=(items.predictions or []) if columns else [],
         parts=parts,
     )
 

@@ -34,9 +34,17 @@ from rapidfuzz.distance import LCSseq
 from metricore.core._gc import paused_gc
 from metricore.core.result import MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.metrics.caption_text import CaptionTexts, tokenized_captions
 
-__all__ = ["ROUGELResult", "compute_rouge_l", "rouge_l_result", "DEFAULT_BETA"]
+__all__ = [
+    "ROUGELItems",
+    "ROUGELResult",
+    "compute_rouge_l",
+    "rouge_l_result",
+    "rouge_l_result_of",
+    "DEFAULT_BETA",
+]
 
 _METRIC = "rouge_l"
 #: the toolkit's beta ("updated ... based on discussion with Hovey")
@@ -69,6 +77,16 @@ def _check_beta(beta: Any) -> float:
     if not (beta > 0 and math.isfinite(beta)):
         raise ValueError(f"rouge_l: `beta` must be a positive finite number, got {beta}")
     return beta
+
+
+@dataclass(frozen=True, eq=False)
+class ROUGELItems(ItemStats):
+    """Per image: ROUGE-L and the LCS precision and recall it comes from (an image's numbers
+    depend on its own captions only: a stream keeps them, :mod:`metricore.core.stream`)."""
+
+    score: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
 
 
 def rouge_l_scores(
@@ -123,13 +141,20 @@ def compute_rouge_l(
 
 def rouge_l_result(texts: CaptionTexts, beta: float, tokenize: bool) -> ROUGELResult:
     """:func:`compute_rouge_l` on captions already checked and tokenized."""
-    score, prec, rec = rouge_l_scores(texts, beta)
+    return rouge_l_result_of(ROUGELItems(*rouge_l_scores(texts, beta)), beta, tokenize, texts.raw)
+
+
+def rouge_l_result_of(
+    items: ROUGELItems, beta: float, tokenize: bool, predictions: list[str] | None, *, columns: bool = True
+) -> ROUGELResult:
+    """The result of every image's scores (``beta``, ``tokenize``: what the signature
+    reports; ``columns=False``: without the per-image columns, the same mean)."""
     options = {"beta": beta, "tok": "ptb-corenlp-3.4.1" if tokenize else "none"}
     return ROUGELResult(
-        rouge_l=float(np.mean(score)),
-        scores=score.tolist(),
+        rouge_l=float(np.mean(items.score)),
+        scores=items.score.tolist() if columns else [],
         signature=build_signature(_METRIC, None, options, defaults={"beta": DEFAULT_BETA}),
-        precision=prec.tolist(),
-        recall=rec.tolist(),
-        predictions=texts.raw,
+        precision=items.precision.tolist() if columns else [],
+        recall=items.recall.tolist() if columns else [],
+        predictions=(predictions or []) if columns else [],
     )

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from metricore.core.spec import Config, Example, MetricSpec, Option
+from metricore.core.stream import Stream
 from metricore.core.validation import check_choice
+from metricore.metrics.caption_text import rows_to_hold
 from metricore.metrics.cider import (
     CIDER_VARIANTS,
     DEFAULT_N,
     DEFAULT_SIGMA,
+    CIDErItems,
     CIDErResult,
     CIDErVariantName,
     DocumentFrequency,
+    cider_items,
+    cider_result,
     compute_cider,
     explain_cider,
 )
@@ -66,16 +72,49 @@ def _options(name: str) -> tuple[Option, ...]:
     return options
 
 
-def _compute(
-    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
-) -> CIDErResult:
+def _arguments(config: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The core's keyword arguments: the variant, and the table a ``df`` path names."""
     opts = dict(options)
     df = opts.pop("df", "corpus")
     if isinstance(df, os.PathLike) or (isinstance(df, str) and df != "corpus"):
-        df = DocumentFrequency.load(df)  # a table saved with DocumentFrequency.save
+        df = _load_table(os.fspath(df))  # a table saved with DocumentFrequency.save
     # the check compute_cider makes first, here so that the name narrows to its Literal
     variant = cast(CIDErVariantName, check_choice(config, CIDER_VARIANTS, "cider", "variant"))
-    return compute_cider(predictions, references, variant=variant, df=df, **opts)
+    return {"variant": variant, "df": df, **opts}
+
+
+def _load_table(path: str) -> DocumentFrequency:
+    """The table saved at ``path``, read once per version of the file (a stream asks for it
+    with every batch)."""
+    st = os.stat(path)
+    return _read_table(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_table(path: str, mtime_ns: int, size: int) -> DocumentFrequency:
+    return DocumentFrequency.load(path)
+
+
+def _compute(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> CIDErResult:
+    return compute_cider(predictions, references, **_arguments(config, options))
+
+
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> CIDErItems:
+    return cider_items(predictions, references, **_arguments(config, options))
+
+
+def _finish(config: str, items: CIDErItems, options: Mapping[str, Any], columns: bool) -> CIDErResult:
+    return cider_result(items, columns=columns)
+
+
+def _hold(
+    config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
+) -> int:
+    return rows_to_hold(predictions, references) if options.get("tokenize", True) else 0
 
 
 def _statistics(r: CIDErResult) -> dict[str, Statistic]:
@@ -119,6 +158,9 @@ SPEC = MetricSpec(
         for name, v in CIDER_VARIANTS.items()
     ),
     compute=_compute,
+    # the scores need every image's n-grams (document frequencies): the per-image numbers
+    # come at the end, from the words of every caption kept as ids
+    stream=Stream(_items, _finish, deferred=None, hold=_hold),
     result_types=(CIDErResult,),
     score_range=(0.0, 10.0),
     notes="Scores depend on which images are scored together: score the whole test set at once. The *why* "

@@ -7,10 +7,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from metricore.core.spec import Config, DataNeed, Example, MetricSpec, Option
+from metricore.core.stream import Stream
 from metricore.metrics.bleu import bleu_statistics_of
+from metricore.metrics.caption_text import rows_to_hold
 from metricore.metrics.coco_caption import (
     SCORERS,
+    COCOCaptionItems,
     COCOCaptionResult,
+    coco_caption_items,
+    coco_caption_result,
     compute_coco_caption,
     meteor_1_5_available,
 )
@@ -38,14 +43,36 @@ _METEOR = Option(
 _SCORERS: dict[str, tuple[str, ...]] = {"coco": SCORERS, "bleu": ("bleu",), "rouge_l": ("rouge_l",)}
 
 
-def _compute(
-    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
-) -> COCOCaptionResult:
+def _arguments(config: str, options: Mapping[str, Any]) -> dict[str, Any]:
     opts = dict(options)
     scorers = _SCORERS[config]
     if not opts.pop("meteor", True):
         scorers = tuple(s for s in scorers if s != "meteor")
-    return compute_coco_caption(predictions, references, scorers=scorers, **opts)
+    return {"scorers": scorers, **opts}
+
+
+def _compute(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> COCOCaptionResult:
+    return compute_coco_caption(predictions, references, **_arguments(config, options))
+
+
+def _items(
+    config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
+) -> COCOCaptionItems:
+    return coco_caption_items(predictions, references, **_arguments(config, options))
+
+
+def _finish(
+    config: str, items: COCOCaptionItems, options: Mapping[str, Any], columns: bool
+) -> COCOCaptionResult:
+    return coco_caption_result(items, columns=columns)
+
+
+def _hold(
+    config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
+) -> int:
+    return rows_to_hold(predictions, references) if options.get("tokenize", True) else 0
 
 
 def _statistics(r: COCOCaptionResult) -> dict[str, Statistic]:
@@ -141,6 +168,9 @@ SPEC = MetricSpec(
         Config("rouge_l", "pycocoevalcap==1.2 PTBTokenizer + Rouge().compute_score (beta 1.2)", (_TOKENIZE,)),
     ),
     compute=_compute,
+    # CIDEr-D's scores need every image (document frequencies): the table's per-image numbers
+    # come at the end, from each scorer's per-image statistics
+    stream=Stream(_items, _finish, deferred=("coco",), hold=_hold),
     result_types=(COCOCaptionResult,),
     explain=_explain,
     score_range=(0.0, 10.0),

@@ -21,11 +21,14 @@ from metricore.metrics.meteor import (
     meteor_result,
 )
 from metricore.metrics.meteor15 import (
+    METEOR15Items,
     METEOR15Result,
     compute_meteor_1_5,
     corpus_statistic,
     data_prepared,
     explain_meteor_1_5,
+    meteor15_items,
+    meteor15_result,
     prepare_data,
 )
 from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
@@ -107,11 +110,17 @@ def _compute(
 
 def _items(
     config: str, predictions: list[Any], references: list[Any], options: Mapping[str, Any]
-) -> METEORItems:
+) -> METEORItems | METEOR15Items:
+    if config == METEOR_1_5:
+        return meteor15_items(predictions, references)
     return meteor_items(predictions, references, variant=config, **options)
 
 
-def _finish(config: str, items: METEORItems, options: Mapping[str, Any], columns: bool) -> METEORResult:
+def _finish(
+    config: str, items: METEORItems | METEOR15Items, options: Mapping[str, Any], columns: bool
+) -> METEORResult | METEOR15Result:
+    if isinstance(items, METEOR15Items):
+        return meteor15_result(items, columns=columns)
     return meteor_result(items, columns=columns)
 
 
@@ -169,8 +178,9 @@ SPEC = MetricSpec(
     )
     + (Config(METEOR_1_5, "pycocoevalcap 1.2 meteor-1.5.jar (-stdio -l en -norm), without Java"),),
     compute=_compute,
-    # METEOR 1.5's corpus score needs every sample's summed statistics: its rows are held
-    stream=Stream(_items, _finish, configs=tuple(METEOR_VARIANTS)),
+    # every config keeps per-sample statistics (METEOR 1.5: the 23 numbers its corpus score
+    # sums; an image's own score depends on that image only)
+    stream=Stream(_items, _finish),
     result_types=(METEORResult, METEOR15Result),
     closest_label="best reference",
     notes="The `meteor_1_5` variant is the METEOR 1.5 jar of COCO papers (pycocoevalcap), without Java; the "

@@ -24,7 +24,7 @@ from metricore.core.records import (
     read_records,
     read_rows,
 )
-from metricore.core.stream import StreamScorer
+from metricore.core.stream import Deferred, StreamScorer
 from metricore.core.structured import to_json
 
 
@@ -74,11 +74,16 @@ def test_streamed_result_equals_the_in_memory_result(name, config, preds, refs, 
     want = bound.run(preds, refs)
     scorer = StreamScorer(bound)
     per_item = []
+    deferred = []
     for i in range(0, len(preds), batch):
         part = scorer.add(preds[i : i + batch], refs[i : i + batch])
-        if part is not None:  # a batch's own per-item numbers are the whole input's
+        if isinstance(part, Deferred):  # per-item numbers of every row, once all are in
+            deferred.append(part)
+        elif part is not None:  # a batch's own per-item numbers are the whole input's
             per_item += [{**r, "index": r["index"] + i} for r in part.per_item()]
     got = scorer.finish()
+    for part in deferred:
+        per_item += [{**r, "index": r["index"] + part.start} for r in part.per_item(got)]
     assert got == want
     assert got.signature == want.signature
     assert got.as_dict() == want.as_dict() or _nan_equal(got.as_dict(), want.as_dict())

@@ -24,6 +24,7 @@ import types
 import numpy as np
 import pytest
 
+from metricore.metrics import cider_corpus
 from metricore.metrics.bleu import compute_bleu
 from metricore.metrics.coco_caption import COCOEvalCap, compute_coco_caption, meteor_1_5_available
 from metricore.metrics.rouge import compute_rouge_l
@@ -121,6 +122,24 @@ def test_pretokenized_random_corpora_vs_pycocoevalcap(seed):
     assert bleu.bleu == [corpus[k] for k in BLEU_KEYS]
     assert bleu.per_order == [per[k].tolist() for k in BLEU_KEYS]
     assert rouge.scores == per["ROUGE_L"].tolist() and rouge.rouge_l == corpus["ROUGE_L"]
+
+
+@pytest.mark.parametrize("chunk_words", [1, 13, 200])
+def test_corpora_scored_in_chunks_vs_pycocoevalcap(chunk_words, monkeypatch):
+    """BLEU's counts and CIDEr-D's n-gram statistics are computed a chunk of images at a time
+    (metricore.metrics.cider_corpus): any chunk size gives the toolkit's numbers."""
+    monkeypatch.setattr(cider_corpus, "CHUNK_WORDS", chunk_words)
+    for seed in range(20):
+        cands, refs = _random_corpus(random.Random(1000 + seed))
+        corpus, per = _toolkit(*_dicts(cands, refs))
+        r = compute_coco_caption(cands, refs, tokenize=False, scorers=["bleu", "rouge_l", "cider"])
+        _assert_table(r.table, r.per_image, corpus, per)
+        assert [r.table[k] for k in BLEU_KEYS] == [corpus[k] for k in BLEU_KEYS]
+    cands, refs = caption_corpus(150, seed=17)
+    tok_c, tok_r = coco_tokenize(cands), [coco_tokenize(rs) for rs in refs]
+    corpus, per = _toolkit(*_dicts(tok_c, tok_r))
+    r = compute_coco_caption(tok_c, tok_r, tokenize=False, scorers=["bleu", "rouge_l", "cider"])
+    assert _assert_table(r.table, r.per_image, corpus, per) <= 1e-14
 
 
 def test_hand_picked_edge_cases_vs_pycocoevalcap():
@@ -274,12 +293,17 @@ def test_meteor_joins_the_table_when_installed(monkeypatch):
     and placed where the toolkit puts it; ``meteor=False`` / no module leave it out."""
     seen = {}
 
-    def compute_meteor_1_5(predictions, references):
+    def meteor15_items(predictions, references):
         seen["args"] = (predictions, references)
+        return "statistics"
+
+    def meteor15_result(items, columns=True):
+        assert items == "statistics" and columns
         return types.SimpleNamespace(meteor=0.25, scores=[0.5, 0.0])
 
     fake = types.ModuleType("metricore.metrics.meteor15")
-    fake.compute_meteor_1_5 = compute_meteor_1_5
+    fake.meteor15_items = meteor15_items
+    fake.meteor15_result = meteor15_result
     monkeypatch.setitem(sys.modules, "metricore.metrics.meteor15", fake)
     cands = ["A dog's toy (red).", "a cat"]
     refs = [["A dog with a toy."], ["A cat, sleeping!", "a cat"]]

@@ -13,11 +13,14 @@ it ahead; :mod:`.builds` says whether a compiled extension may run.
 """
 
 from metricore.metrics.meteor15.api import (
+    METEOR15Items,
     METEOR15Result,
     compute_meteor_1_5,
     corpus_statistic,
     data_prepared,
     explain_meteor_1_5,
+    meteor15_items,
+    meteor15_result,
     prepare_data,
 )
 from metricore.metrics.meteor15.dispatch import backend
@@ -25,6 +28,7 @@ from metricore.metrics.meteor15.status import DataStatus, data_status
 
 __all__ = [
     "DataStatus",
+    "METEOR15Items",
     "METEOR15Result",
     "data_status",
     "backend",
@@ -32,5 +36,7 @@ __all__ = [
     "corpus_statistic",
     "data_prepared",
     "explain_meteor_1_5",
+    "meteor15_items",
+    "meteor15_result",
     "prepare_data",
 ]

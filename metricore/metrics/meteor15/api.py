@@ -21,6 +21,7 @@ import numpy as np
 from metricore.core._gc import paused_gc
 from metricore.core.result import Headline, MetricResult
 from metricore.core.signature import build_signature
+from metricore.core.stream import ItemStats
 from metricore.core.validation import check_pairs, check_string_list, check_strings
 from metricore.metrics.meteor15 import dispatch
 from metricore.metrics.meteor15.data import load_data
@@ -29,7 +30,6 @@ from metricore.metrics.meteor15.paraphrase import index_ready, load_paraphrases
 from metricore.metrics.meteor15.score import (
     N_STATS,
     Stats,
-    aggregate,
     contribution,
     meteor_score,
     prepare,
@@ -39,8 +39,11 @@ if TYPE_CHECKING:
     from metricore.stats.significance import SumStatistic
 
 __all__ = [
+    "METEOR15Items",
     "METEOR15Result",
     "compute_meteor_1_5",
+    "meteor15_items",
+    "meteor15_result",
     "corpus_statistic",
     "explain_meteor_1_5",
     "score_line_parts",
@@ -48,6 +51,8 @@ __all__ = [
 
 _METRIC = "meteor"
 _VARIANT = "meteor_1_5"
+#: segments whose lines are analysed together (the analysed lines are the bulk of the memory)
+_SEGMENTS_AT_ONCE = 8192
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,9 @@ class METEOR15Result(MetricResult):
     HEADLINE = (Headline("meteor", higher_is_better=True, items="score"),)
     COLUMNS = (("best_reference", "best_reference"),)
 
-    def item_closest(self) -> list[Any]:
+    def item_closest(self) -> list[Any] | None:
+        if not self.references:  # a streamed result keeps no texts
+            return None
         return [
             refs[k] if 0 <= k < len(refs) else None for refs, k in zip(self.references, self.best_reference)
         ]
@@ -114,6 +121,24 @@ def data_prepared() -> bool:
     return index_ready()
 
 
+@dataclass(frozen=True, eq=False)
+class METEOR15Items(ItemStats):
+    """Per image, what the corpus score and the image's own score come from: the 23
+    statistics of its best reference (``statistics``, one row each; ``present``: the image
+    had a reference the jar read), the index of that reference (``best``, -1: the jar split
+    one on ``|||``), the image's score; and the texts of its per-image rows, which a stream
+    drops (:mod:`metricore.core.stream`). An image's numbers depend on its own captions only."""
+
+    statistics: np.ndarray
+    present: np.ndarray
+    best: np.ndarray
+    scores: np.ndarray
+    predictions: list[str] | None = None
+    references: list[list[str]] | None = None
+
+    TEXT = ("predictions", "references")
+
+
 @paused_gc()
 def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> METEOR15Result:
     """METEOR 1.5 of each caption against its references, and the corpus score, exactly as
@@ -127,6 +152,13 @@ def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> M
     >>> round(r.meteor, 6), r.scores == [r.meteor]
     (0.890909, True)
     """
+    return meteor15_result(meteor15_items(predictions, references))
+
+
+@paused_gc()
+def meteor15_items(predictions: list[str], references: list[list[str]]) -> METEOR15Items:
+    """Each image's statistics and score (arguments as :func:`compute_meteor_1_5`, which is
+    ``meteor15_result(meteor15_items(...))``)."""
     preds, raw_refs = check_pairs(predictions, references, _METRIC)
     preds = check_strings(preds, _METRIC, "predictions")
     # an image without references is an error, as in pycocoevalcap's COCOEvalCap (its tokenizer
@@ -141,26 +173,54 @@ def compute_meteor_1_5(predictions: list[str], references: list[list[str]]) -> M
     parts = [score_line_parts(p, rs) for p, rs in zip(preds, refs)]
     # one backend for the whole call (dispatch.backend() says which and why)
     impl = dispatch.implementation()
-    # each distinct line is prepared and analysed once (captions repeat across images)
-    words = {t: prepare(t) for hyp, jar_refs in parts for t in (hyp, *jar_refs)}
-    lines = dict(zip(words, impl.line_info(list(words.values()))))
-    segments = [(lines[hyp], [lines[r] for r in jar_refs]) for hyp, jar_refs in parts]
+    num = len(parts)
+    statistics = np.zeros((num, N_STATS))
+    present = np.zeros(num, bool)
+    best = np.zeros(num, np.int64)
+    scores = np.zeros(num)
+    # the analysed lines of a slice of segments at a time: their memory follows the slice
+    for at in range(0, num, _SEGMENTS_AT_ONCE):
+        some = parts[at : at + _SEGMENTS_AT_ONCE]
+        # each distinct line is prepared and analysed once (captions repeat across images)
+        words = {t: prepare(t) for hyp, jar_refs in some for t in (hyp, *jar_refs)}
+        lines = dict(zip(words, impl.line_info(list(words.values()))))
+        segments = [(lines[hyp], [lines[r] for r in jar_refs]) for hyp, jar_refs in some]
+        for i, (k, st, score) in enumerate(impl.score_segments(segments), at):
+            # the index into the caller's references (the jar may have split one on "|||")
+            best[i] = k if len(parts[i][1]) == len(refs[i]) else -1
+            if st:
+                statistics[i] = st
+                present[i] = True
+            scores[i] = score if st else meteor_score(st)
+    return METEOR15Items(statistics, present, best, scores, preds, refs)
+
+
+def meteor15_result(items: METEOR15Items, *, columns: bool = True) -> METEOR15Result:
+    """The corpus score of every image's statistics (summed as ``MeteorStats.addStats`` sums
+    them, :func:`.score.aggregate`) and the per-image scores. ``columns=False``: without the
+    per-image columns (the same ``meteor``)."""
+    kept = items.statistics[items.present]
+    # a segment that is one chunk matching every word adds no chunk (score.contribution)
+    matched_t = kept[:, 4] + kept[:, 6] + kept[:, 8] + kept[:, 10] + kept[:, 12] + kept[:, 14]
+    matched_t = matched_t + kept[:, 16] + kept[:, 18]
+    matched_r = kept[:, 5] + kept[:, 7] + kept[:, 9] + kept[:, 11] + kept[:, 13] + kept[:, 15]
+    matched_r = matched_r + kept[:, 17] + kept[:, 19]
+    perfect = (matched_t == kept[:, 0]) & (matched_r == kept[:, 1]) & (kept[:, 20] == 1.0)
+    totals = kept.sum(axis=0)
+    # the statistics are whole numbers: their sums are exact in any order
+    totals[20] -= float(np.count_nonzero(perfect))
     statistics: list[Stats] = []
-    scores: list[float] = []
-    chosen: list[int] = []
-    for (_, jar_refs), rs, (k, st, score) in zip(parts, refs, impl.score_segments(segments)):
-        # the index into the caller's references (the jar may have split one on "|||")
-        chosen.append(k if len(jar_refs) == len(rs) else -1)
-        statistics.append(st)
-        scores.append(score if st else meteor_score(st))
+    if columns:
+        rows = items.statistics.tolist()
+        statistics = [tuple(row) if ok else () for row, ok in zip(rows, items.present.tolist())]
     return METEOR15Result(
-        meteor=meteor_score(aggregate(statistics)),
-        scores=scores,
+        meteor=meteor_score(tuple(totals.tolist())),
+        scores=items.scores.tolist() if columns else [],
         signature=build_signature(_METRIC, _VARIANT, backends={"reference": "pycocoevalcap-1.2"}),
         statistics=statistics,
-        best_reference=chosen,
-        predictions=preds,
-        references=refs,
+        best_reference=items.best.tolist() if columns else [],
+        predictions=(items.predictions or []) if columns else [],
+        references=(items.references or []) if columns else [],
     )
 
 

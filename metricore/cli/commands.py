@@ -13,15 +13,16 @@ gold where the metric reports it). File formats, field names and id matching:
 for long runs, only when stderr is a terminal (``--progress``/``--no-progress`` to force).
 
 Streaming: JSONL and CSV files are read, paired and scored ``--batch-rows`` rows at a time
-(:class:`_ScoreRun`). Metrics whose spec declares a stream (:mod:`metricore.core.stream`:
-ANLS, 1-NED, METEOR with ``meteor_1_5``, CIDEr, the COCO caption table) keep only a few
-numbers per row, never its texts (CIDEr-D: each caption's words as integer ids), so memory
-stays bounded by the batch and those numbers; their result is the in-memory result (same
-code, same statistics). Per-sample rows are written as each batch is scored or, when a row's
-numbers depend on the other rows (CIDEr-D's document frequencies; a caption's PTB tokens
-also depend on the next caption), once the last batch is in, from the rows written to a
-temporary file meanwhile. Metrics without a stream hold their rows and score them at the
-end. Files whose ids
+(:class:`_ScoreRun`). Every metric whose spec declares a stream (:mod:`metricore.core.stream`:
+all but the challenge score) keeps only a few numbers per row, never its texts (CIDEr-D: each
+caption's words as integer ids), so memory stays bounded by the batch and those numbers; the
+result is the in-memory result (same code, same statistics). Per-sample rows are written as
+each batch is scored or, when a row's numbers depend on the other rows (CIDEr-D's document
+frequencies; a caption's PTB tokens also depend on the next caption), once the last batch is
+in, from the rows written to a temporary file meanwhile. Rows a stream declines are held and
+scored at the end: token F1's SQuAD dict rows (the metric pairs them itself, and SQuAD v2.0
+ties follow the prediction file's order; give ``{"id", "prediction"}``/``{"id",
+"references"}`` records to stream). Files whose ids
 are in the same order pair as they are read; otherwise the pairing is a hash join spilled
 to a temporary directory past ``--spill-rows`` rows per file, re-ordered by reference
 position, with the same errors for missing, extra and repeated ids (raised after the last

@@ -23,7 +23,6 @@ import sys
 import tempfile
 import threading
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -117,29 +116,50 @@ def _toy(compute):
     return space.MetricSpace(dataclasses.replace(get("one_minus_ned"), compute=compute))
 
 
-def test_runaway_scoring_is_stopped_at_the_time_limit(monkeypatch):
+def _alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_runaway_scoring_is_killed_at_the_time_limit(monkeypatch, tmp_path):
+    """A scoring past the limit is answered with the limit's message at the deadline, and its
+    process is gone: no CPU is spent on it afterwards (a thread would run on)."""
     from metricore_hf.space import runner
 
-    monkeypatch.setattr(runner, "TIME_LIMIT", 0.5)
-    stop = threading.Event()
-    threads: list[threading.Thread] = []
+    from .toys import spin
 
-    def spin(config, predictions, references, options):
-        threads.append(threading.current_thread())
-        while not stop.is_set():  # pure Python: interrupted at the limit
-            pass
-
-    toy = _toy(spin)
+    monkeypatch.setattr(runner, "TIME_LIMIT", 1.0)
+    space.score(_toy(get("one_minus_ned").compute), ["a"], ["a"])  # the workers are up
+    pid_file = tmp_path / "pid"
     t0 = time.perf_counter()
-    with pytest.raises(gr.Error, match=r"longer than the limit of 0.5 s"):
-        space.score(toy, ["a"], ["a"])
-    assert time.perf_counter() - t0 < 2.0
-    threads[0].join(5.0)
-    stop.set()
-    assert not threads[0].is_alive()  # the worker was interrupted, not left spinning
+    with pytest.raises(
+        gr.Error, match=r"longer than the limit of 1 s and was stopped .*nothing of it runs on"
+    ):
+        space.score(_toy(spin), [str(pid_file)], ["a"])
+    assert time.perf_counter() - t0 < 5.0
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5.0
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the worker runs on past the deadline"
+    assert space.score(_toy(get("one_minus_ned").compute), ["a"], ["a"]).headline  # served again
+
+
+def test_memory_past_the_cap_is_a_clear_message(monkeypatch):
+    from metricore_hf.space import runner
+
+    from .toys import hog
+
+    monkeypatch.setattr(runner, "MEMORY_LIMIT_MB", 512)
+    with pytest.raises(gr.Error, match=r"needed more than the 512 MB of memory a request may use .*CLI"):
+        space.score(_toy(hog), ["a"], ["a"])
 
 
 def test_warnings_go_to_their_own_request(monkeypatch):
+    from .toys import noisy
+
     shown: dict[str, list[str]] = {}
     lock = threading.Lock()
 
@@ -148,14 +168,6 @@ def test_warnings_go_to_their_own_request(monkeypatch):
             shown.setdefault(threading.current_thread().name, []).append(message)
 
     monkeypatch.setattr(gr, "Warning", fake_warning)
-    ned = get("one_minus_ned")
-
-    def noisy(config, predictions, references, options):
-        for _ in range(3):
-            warnings.warn(f"from {predictions[0]}", UserWarning, stacklevel=1)
-            time.sleep(0.01)
-        return ned.compute(config, predictions, references, options)
-
     toy = _toy(noisy)
     workers = [
         threading.Thread(target=space.score, args=(toy, [f"r{i}"], ["a"]), name=f"r{i}") for i in range(4)
@@ -163,8 +175,41 @@ def test_warnings_go_to_their_own_request(monkeypatch):
     for w in workers:
         w.start()
     for w in workers:
-        w.join(10.0)
+        w.join(30.0)
     assert shown == {f"r{i}": [f"from r{i}"] * 3 for i in range(4)}
+
+
+def test_admission_keeps_a_slot_for_small_requests():
+    """Two slots: one large request runs, one waits, a third is refused as busy; a small one
+    still finds the slot no large request may take."""
+    from metricore_hf.workers import Admission, Busy
+
+    lanes = Admission(slots=2, large_slots=1, large_waiting=1)
+    order: list[str] = []
+    release = threading.Event()
+
+    def large(tag):
+        with lanes.slot(True, 10.0):
+            order.append(tag)
+            release.wait(10.0)
+
+    first = threading.Thread(target=large, args=("first",))
+    first.start()
+    while lanes.large_running != 1:
+        time.sleep(0.01)
+    second = threading.Thread(target=large, args=("second",))
+    second.start()
+    while lanes.waiting_large != 1:
+        time.sleep(0.01)
+    with pytest.raises(Busy):
+        with lanes.slot(True, 10.0):
+            pass
+    with lanes.slot(False, 1.0):  # small: not held up
+        order.append("small")
+    release.set()
+    first.join(10.0)
+    second.join(10.0)
+    assert order == ["first", "small", "second"]
 
 
 # ----------------------------------------------------------------------------- a live server

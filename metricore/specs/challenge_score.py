@@ -11,7 +11,7 @@ from metricore.challenge import builtin_challenges, inputs_from_rows, score_chal
 from metricore.challenge.intervals import challenge_intervals
 from metricore.challenge.score import MISSING_POLICIES, ChallengeResult
 from metricore.core.spec import Config, MetricSpec, Option
-from metricore.specs._cost import ARRAY_NUMBER, FLOPS_PER_UNIT, array_shape, size, text_cost
+from metricore.specs._cost import array_shape, estimate, size, unrecorded
 from metricore.vision.fid import fid_flops
 
 _MISSING = Option(
@@ -39,22 +39,58 @@ def _intervals(
 ARRAYS = ("generated_features", "real_features", "image_embeddings", "text_embeddings")
 
 
+def _column(value: Any) -> list[Any] | None:
+    """A task's predictions or references as a list (a per-id dict's values), else ``None``."""
+    if isinstance(value, Mapping):
+        return list(value.values())
+    return list(value) if isinstance(value, (list, tuple)) else None
+
+
+def _task_cost(challenge: Any, name: Any, fields: Mapping[str, Any], ref: Any) -> float | None:
+    """A text task's work by its metric's own estimate (``meteor_clip`` is METEOR and a CLIP
+    number), or ``None`` when the task or its metric is unknown."""
+    from metricore import registry
+
+    task = next((t for t in challenge.tasks if t.name == name), None)
+    metric = None if task is None else ("meteor" if task.metric == "meteor_clip" else task.metric)
+    preds, refs = _column(fields.get("predictions")), _column(ref)
+    if task is None or metric not in registry.names() or preds is None or refs is None or len(preds) != len(refs):
+        return None
+    try:
+        with unrecorded():
+            return float(registry.get(metric).bind_options(task.config, task.options).cost(preds, refs))
+    except (TypeError, ValueError, LookupError):
+        return None
+
+
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    """Text work by size (at METEOR's rate per character, the dearest text metric of a
-    challenge), reading the arrays, and the FID's floating-point operations (cubic in the
-    feature dimension with many samples, see :func:`metricore.vision.fid.fid_flops`)."""
-    total = 0.0
+    """The challenge's work (``challenge_score``) from the tasks' own: ``task_work``, each text
+    task's estimate as its metric's Space would score it (:func:`_task_cost`; a task scored
+    inside the challenge makes no per-sample table, so its coefficient is a fraction), the
+    tasks, the numbers of the arrays read, the FID's floating-point operations (cubic in the
+    feature dimension with many samples, see :func:`metricore.vision.fid.fid_flops`) and the
+    characters of tasks of unknown metric."""
+    from metricore.challenge import load_challenge
+
+    challenge = load_challenge(options.get("spec") if config == "custom" else config)
+    own = {"request": 1.0, "tasks": 0.0, "task_work": 0.0, "numbers": 0.0, "fid_flops": 0.0, "unknown_chars": 0.0}
     for row, ref in zip(predictions, references):
         fields = dict(row) if isinstance(row, Mapping) else {"value": row}
+        name = fields.pop("task", None)
         shapes = {k: array_shape(fields.pop(k, None)) for k in ARRAYS}
-        total += text_cost(size(fields)[0] + size(ref)[0])
-        total += ARRAY_NUMBER * sum(n * d for n, d in shapes.values())
+        own["tasks"] += 1
+        task = _task_cost(challenge, name, fields, ref)
+        if task is None:
+            own["unknown_chars"] += size(fields)[0] + size(ref)[0]
+        else:
+            own["task_work"] += task
+        own["numbers"] += sum(n * d for n, d in shapes.values())
         (n_a, d_a), (n_b, d_b) = shapes["generated_features"], shapes["real_features"]
         if n_a and n_b:
-            total += fid_flops(n_a, n_b, max(d_a, d_b)) / FLOPS_PER_UNIT
-    return total
+            own["fid_flops"] += fid_flops(n_a, n_b, max(d_a, d_b))
+    return estimate("challenge_score", own)
 
 
 SPEC = MetricSpec(

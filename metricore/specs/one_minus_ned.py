@@ -17,7 +17,7 @@ from metricore.metrics.ned import (
     compute_one_minus_ned,
     explain_ned,
 )
-from metricore.specs._cost import text_pair_cost
+from metricore.specs._cost import estimate, text_features
 from metricore.stats.significance import Statistic, SumStatistic, mean_statistic
 
 _EMPTY_PAIR = Option(
@@ -75,7 +75,7 @@ def _explain(
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return text_pair_cost(predictions, references)
+    return estimate(f"one_minus_ned/{config}", text_features(predictions, references))
 
 
 SPEC = MetricSpec(

@@ -48,7 +48,14 @@ from metricore_hf.space.limits import (
     check_work,
     fail,
 )
-from metricore_hf.space.runner import Preparation, guarded, isolated, run_metric, start_workers
+from metricore_hf.space.runner import (
+    Preparation,
+    compiled_paths_note,
+    guarded,
+    isolated,
+    run_metric,
+    start_workers,
+)
 from metricore_hf.workers import Scored, ScoreRequest, score_rows
 
 __all__ = [
@@ -621,6 +628,7 @@ def launch(app: MetricSpace | CustomSpace | gr.Blocks, **kwargs: Any) -> Any:
     else:
         demo = app
     start_workers(now=True)  # warm workers from start-up on, in the background
+    print(f"metricore Space: {compiled_paths_note()}", flush=True)
     options: dict[str, Any] = {
         "server_name": os.environ.get("GRADIO_SERVER_NAME") or "127.0.0.1",
         "server_port": int(os.environ.get("GRADIO_SERVER_PORT") or 7860),

@@ -40,7 +40,15 @@ from metricore_hf.workers import (
 )
 from metricore_hf.workers.zygote import Job
 
-__all__ = ["Preparation", "guarded", "isolated", "run_metric", "start_workers", "workers"]
+__all__ = [
+    "Preparation",
+    "compiled_paths_note",
+    "guarded",
+    "isolated",
+    "run_metric",
+    "start_workers",
+    "workers",
+]
 
 
 def guarded(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -233,3 +241,16 @@ def isolated(fn: Callable[[], Any]) -> Callable[[], None]:
             raise ValueError(reply.message or reply.kind)
 
     return build
+
+
+def compiled_paths_note() -> str:
+    """Which METEOR 1.5 path this installation runs, and why, for the log at start-up: the
+    compiled one when ``pip`` could build the C extension (a compiler was there), else the
+    Python one (the same scores, slower; the cost model estimates each path)."""
+    from metricore.specs._cost import meteor15_backend
+
+    try:
+        name, why = meteor15_backend()
+    except Exception as err:  # METEOR 1.5 is optional; the note must not stop a Space
+        return f"METEOR 1.5: unknown path ({type(err).__name__}: {err})"
+    return f"METEOR 1.5 runs its {name} path ({why})"

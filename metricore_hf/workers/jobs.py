@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -145,29 +146,30 @@ def warm(names: Sequence[str]) -> None:
     stderr and skipped: a worker then loads what it needs on its first request)."""
     t0 = time.perf_counter()
     done = []
-    for name in _with_tasks(names):
-        spec = registry.get(name)
-        for example in spec.examples:
-            config = spec.config(example.config).name
-            if not _ready(spec, config):
-                continue
-            try:
-                if spec.rows:
-                    request = ScoreRequest(
-                        name,
-                        config,
-                        dict(example.options),
-                        list(example.predictions),
-                        list(example.references),
-                    )
-                    score_rows(request)
-                else:
-                    spec.run(config, list(example.predictions), list(example.references), **example.options)
-            except Exception as err:  # a missing optional resource: its requests will say so
-                print(f"metricore workers: warming {name} ({config}) failed: {err}", file=sys.stderr)
-        done.append(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the examples' notes are for their requests, not the log
+        for name in _with_tasks(names):
+            _warm_one(name)
+            done.append(name)
     print(
         f"metricore workers: warmed {', '.join(done) or 'nothing'} in {time.perf_counter() - t0:.1f} s",
         file=sys.stderr,
         flush=True,
     )
+
+
+def _warm_one(name: str) -> None:
+    """Run the worked examples of metric ``name`` (each config whose data is ready)."""
+    spec = registry.get(name)
+    for example in spec.examples:
+        config = spec.config(example.config).name
+        if not _ready(spec, config):
+            continue
+        preds, refs = list(example.predictions), list(example.references)
+        try:
+            if spec.rows:
+                score_rows(ScoreRequest(name, config, dict(example.options), preds, refs))
+            else:
+                spec.run(config, preds, refs, **example.options)
+        except Exception as err:  # a missing optional resource: its requests will say so
+            print(f"metricore workers: warming {name} ({config}) failed: {err}", file=sys.stderr)

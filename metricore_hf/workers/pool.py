@@ -191,11 +191,11 @@ class _Zygote:
             self.proc.wait()
 
 
-def _zygote_env() -> dict[str, str]:
-    """The server's environment, its import path first (a checkout serves its own metricore),
-    one BLAS/OpenMP thread per worker (the slots share the cores, and a zygote with threads
-    could not fork safely)."""
-    env = dict(os.environ)
+def _zygote_env(more: dict[str, str] | None = None) -> dict[str, str]:
+    """The server's environment (with ``more``), its import path first (a checkout serves its
+    own metricore), one BLAS/OpenMP thread per worker (the slots share the cores, and a zygote
+    with threads could not fork safely)."""
+    env = dict(os.environ, **(more or {}))
     paths = [p or os.getcwd() for p in sys.path]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in paths if os.path.isdir(p)))
     for key in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -207,13 +207,21 @@ class Pool:
     """Warm single-use worker processes with admission and time limits (module docstring).
 
     ``warm``: metrics whose worked examples the zygote runs before forking; ``slots``,
-    ``large_slots``, ``large_waiting``: :class:`Admission`.
+    ``large_slots``, ``large_waiting``: :class:`Admission`; ``env``: variables the workers'
+    environment adds to the server's.
     """
 
     def __init__(
-        self, warm: Sequence[str] = (), *, slots: int = 2, large_slots: int = 1, large_waiting: int = 1
+        self,
+        warm: Sequence[str] = (),
+        *,
+        slots: int = 2,
+        large_slots: int = 1,
+        large_waiting: int = 1,
+        env: dict[str, str] | None = None,
     ):
         self.warm = tuple(warm)
+        self.env = dict(env or {})
         self.admission = Admission(slots, large_slots, large_waiting)
         self.spares = slots
         self._spares: queue.Queue[_Worker] = queue.Queue()
@@ -245,7 +253,7 @@ class Pool:
             while not self._closed and self._spares.qsize() < self.spares:
                 try:
                     if self._zygote is None:
-                        self._zygote = _Zygote(self.warm, _zygote_env())
+                        self._zygote = _Zygote(self.warm, _zygote_env(self.env))
                     worker = self._zygote.fork()
                 except (OSError, PoolError) as err:
                     if self._closed:

@@ -144,6 +144,7 @@ def _worker(sock: socket.socket) -> None:
     """A forked worker: one job from the server, one reply, exit (never returns)."""
     code = 0
     try:
+        _die_with_parent()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         conn = Connection(sock.detach())
         try:
@@ -165,6 +166,22 @@ def _worker(sock: socket.socket) -> None:
         os._exit(code)
 
 
+def _die_with_parent() -> None:
+    """Be killed when the process that started this one ends (Linux ``PR_SET_PDEATHSIG``):
+    a zygote whose server died, or a worker whose zygote did, must not run on unwatched."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(1)
+
+
 def _single_threaded() -> bool:
     try:
         return len(os.listdir("/proc/self/task")) == 1
@@ -174,6 +191,7 @@ def _single_threaded() -> bool:
 
 def main() -> None:
     """The zygote (module docstring): ``python -c BOOT <control fd> <metric,metric,...>``."""
+    _die_with_parent()
     ctl = socket.socket(fileno=int(sys.argv[1]))
     names = [n for n in (sys.argv[2] if len(sys.argv) > 2 else "").split(",") if n]
     from metricore_hf.workers.jobs import warm

@@ -10,14 +10,15 @@ work, and CPU time moves far less with the machine's load than wall-clock time d
 Usage (from the repository root)::
 
     .venv/bin/python benchmarks/bench_space_cost.py measure [--only TEXT]
-    .venv/bin/python benchmarks/bench_space_cost.py fit      # prints COEFFICIENTS
+    .venv/bin/python benchmarks/bench_space_cost.py fit [--write]  # prints (writes) COEFFICIENTS
     .venv/bin/python benchmarks/bench_space_cost.py table    # writes the calibration table
 
 ``measure`` writes ``benchmarks/out/space_cost_measured.json`` (merging with earlier runs;
 ``--only`` selects points whose id contains TEXT). ``fit`` finds the coefficients with the
 smallest largest ratio estimate / CPU over all points (a linear program, bisected on the
-ratio, then the least total relative error within 5% of that ratio) and prints them for
-``metricore/specs/_cost.py``. ``table`` writes ``benchmarks/space_cost_calibration.md``: per
+ratio, then the least total |log ratio| within 5% of that ratio) and prints them (``--write``:
+into ``metricore/specs/_cost.py``; run it twice, as a challenge's estimate takes its tasks'
+estimates as a feature). ``table`` writes ``benchmarks/space_cost_calibration.md``: per
 point, the estimate of the current model, the measured CPU seconds and their ratio, which
 ``tests/spaces/test_space_cost_model.py`` holds within [0.5, 2].
 """
@@ -161,7 +162,7 @@ def measure(selected: list[Point], repeat: int) -> None:
         built = point.build()
         try:
             est = estimate(point, built) / 1e6
-        except LookupError:
+        except RuntimeError:  # not calibrated yet
             est = float("nan")
         fn, args, kwargs = job(point, built)
         cpus, growth = [], 0
@@ -269,6 +270,27 @@ def fit(selected: list[Point], target: float = 1.0) -> dict[str, dict[str, float
     return out
 
 
+def literal(coefficients: dict[str, dict[str, float]]) -> str:
+    """``COEFFICIENTS`` as the Python source of ``metricore/specs/_cost.py`` writes it."""
+    lines = ["COEFFICIENTS: dict[str, dict[str, float]] = {"]
+    for key in sorted(coefficients):
+        values = [f'"{k}": {v!r}' for k, v in sorted(coefficients[key].items()) if v]
+        lines.append(f'    "{key}": {{')
+        lines += [f"        {v}," for v in values]
+        lines.append("    },")
+    return "\n".join(lines + ["}"])
+
+
+def write_coefficients(block: str) -> None:
+    """Replace the ``COEFFICIENTS`` literal of ``metricore/specs/_cost.py`` with ``block``."""
+    path = ROOT / "metricore" / "specs" / "_cost.py"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("COEFFICIENTS: dict[str, dict[str, float]] = {")
+    end = text.index("\n}\n", start) + 2
+    path.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    print(f"wrote {path}")
+
+
 def table(selected: list[Point]) -> None:
     measured = load_measured()
     lines = [
@@ -283,8 +305,19 @@ def table(selected: list[Point]) -> None:
         "(`tests/spaces/test_space_cost_model.py`). The Spaces refuse a request estimated over 8 s.",
         "",
     ]
-    machines = sorted({m["machine"] for m in measured.values()})
-    lines += [f"Measured on: {m}" for m in machines] + [""]
+    shown = [measured[p.id] for p in selected if p.id in measured]
+    machines = sorted({m["machine"].split(", load average")[0] for m in shown})
+    loads = [
+        float(m["machine"].split("load average ")[1].split()[0])
+        for m in shown
+        if "load average" in m["machine"]
+    ]
+    when = sorted(m["when"] for m in shown)
+    lines += [
+        f"Measured on {', '.join(machines)}, {when[0]} to {when[-1]}, one-minute load average "
+        f"{min(loads):.2f} to {max(loads):.2f} (the machine is shared with other work).",
+        "",
+    ]
     lines += [
         "| point | metric | config | request | estimate (s) | CPU (s) | ratio |",
         "|---|---|---|---|---:|---:|---:|",
@@ -323,18 +356,17 @@ def main() -> None:
     parser.add_argument("action", choices=("measure", "fit", "table"))
     parser.add_argument("--only", default="", help="points whose id contains this text")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="fit: write the coefficients into _cost.py")
     args = parser.parse_args()
     selected = [p for p in points() if args.only in p.id]
     t0 = time.perf_counter()
     if args.action == "measure":
         measure(selected, args.repeat)
     elif args.action == "fit":
-        coefficients = fit(selected)
-        print("COEFFICIENTS: dict[str, dict[str, float]] = {")
-        for key in sorted(coefficients):
-            values = ", ".join(f'"{k}": {v!r}' for k, v in sorted(coefficients[key].items()) if v)
-            print(f'    "{key}": {{{values}}},')
-        print("}")
+        block = literal(fit(selected))
+        print(block)
+        if args.write:
+            write_coefficients(block)
     else:
         table(selected)
     print(f"# {time.perf_counter() - t0:.0f} s", file=sys.stderr)

@@ -265,23 +265,196 @@ def structure_features(predictions: Sequence[Any], references: Sequence[Any]) ->
 #: ``{key: {feature: microseconds per unit}}``: ``key`` is ``metric/config`` (and a path or
 #: an option value that changes the work, see each spec's ``_cost``); fitted by
 #: ``benchmarks/bench_space_cost.py --fit``
-COEFFICIENTS: dict[str, dict[str, float]] = {}
+COEFFICIENTS: dict[str, dict[str, float]] = {
+    "anls/anls_star": {
+        "assign": 0.000113,
+        "leaf_pairs": 0.0309,
+        "lists": 15.9,
+        "nodes": 1.75,
+        "request": 30400.0,
+    },
+    "anls/docvqa": {
+        "char_pairs": 2.64e-05,
+        "chars": 0.021,
+        "golds": 0.0471,
+        "request": 1410.0,
+        "row_char_pairs": 0.000115,
+        "rows": 5.28,
+    },
+    "anls/dude": {
+        "assign": 8.33e-05,
+        "chars": 0.0752,
+        "leaf_chars": 0.000454,
+        "lists": 42.7,
+        "request": 1040.0,
+    },
+    "anls/stvqa_paper": {
+        "char_pairs": 2.07e-05,
+        "chars": 0.0243,
+        "request": 1590.0,
+        "row_char_pairs": 0.000121,
+        "rows": 5.47,
+    },
+    "bootstrap": {
+        "golds": 2.62,
+        "rows": 8.9,
+    },
+    "bootstrap/cider": {
+        "golds": 7.71,
+        "request": 39500.0,
+        "row_word_pairs": 0.01,
+    },
+    "challenge_score": {
+        "fid_flops": 2.97e-05,
+        "numbers": 0.0281,
+        "task_work": 0.0344,
+        "tasks": 3730.0,
+        "unknown_chars": 27.0,
+    },
+    "cider/cider": {
+        "chars": 0.845,
+        "golds": 0.947,
+        "request": 4020.0,
+        "unique": 3.06,
+        "word_pairs": 0.00211,
+    },
+    "cider/cider_d": {
+        "chars": 0.89,
+        "request": 3780.0,
+        "unique": 3.35,
+        "word_pairs": 0.00268,
+    },
+    "coco_caption/bleu": {
+        "request": 3070.0,
+        "row_word_pairs": 0.116,
+        "rows": 77.6,
+        "unique": 2.4,
+    },
+    "coco_caption/coco": {
+        "chars": 0.339,
+        "request": 4090.0,
+        "row_word_pairs": 0.0167,
+        "rows": 103.0,
+    },
+    "coco_caption/rouge_l": {
+        "golds": 10.4,
+        "request": 2310.0,
+        "unique": 2.13,
+        "word_pairs": 0.00753,
+    },
+    "meteor/fbc2_captioning": {
+        "chars": 0.692,
+        "request": 4750.0,
+        "rows": 2100.0,
+        "word_pairs": 0.349,
+    },
+    "meteor/fbc2_vqa": {
+        "golds": 193.0,
+        "request": 6990.0,
+        "row_word_pairs": 3.31,
+        "rows": 900.0,
+    },
+    "meteor/meteor_1_5/compiled": {
+        "char_pairs": 0.00278,
+        "golds": 28.1,
+        "repeats": 0.679,
+        "request": 6900.0,
+        "unique": 13.8,
+    },
+    "meteor/meteor_1_5/python": {
+        "repeats": 16.1,
+        "request": 5310.0,
+        "unique": 10.7,
+        "word_pairs": 0.4,
+        "words": 3.8,
+    },
+    "meteor/nltk": {
+        "chars": 0.367,
+        "request": 12700.0,
+        "row_char_pairs": 0.000802,
+        "rows": 614.0,
+        "unique": 14.5,
+    },
+    "one_minus_ned/clovaai": {
+        "char_pairs": 1.07e-05,
+        "chars": 0.0296,
+        "request": 1840.0,
+        "row_char_pairs": 0.000129,
+        "rows": 9.84,
+    },
+    "one_minus_ned/icdar2019": {
+        "char_pairs": 2.8e-05,
+        "chars": 0.0202,
+        "request": 1420.0,
+        "row_char_pairs": 0.000108,
+        "rows": 5.51,
+    },
+    "token_f1/fbc2_mathqa": {
+        "chars": 0.0956,
+        "request": 1850.0,
+        "rows": 13.3,
+        "unique": 22.7,
+        "words": 0.636,
+    },
+    "token_f1/fbc2_textqa": {
+        "chars": 0.0759,
+        "golds": 13.5,
+        "request": 2000.0,
+        "row_word_pairs": 0.00784,
+        "unique": 24.9,
+    },
+    "token_f1/mlqa": {
+        "golds": 2.96,
+        "request": 1670.0,
+        "row_word_pairs": 0.00889,
+        "rows": 8.16,
+        "words": 0.224,
+    },
+    "token_f1/quac": {
+        "request": 284.0,
+        "row_char_pairs": 0.000475,
+        "rows": 50.2,
+        "word_pairs": 0.00328,
+    },
+    "token_f1/question_level": {
+        "golds": 5.24,
+        "request": 2630.0,
+        "rows": 19.1,
+    },
+    "token_f1/squad": {
+        "golds": 1.84,
+        "request": 1600.0,
+        "row_word_pairs": 0.00803,
+        "rows": 8.74,
+        "words": 0.293,
+    },
+    "token_f1/squad_v2": {
+        "golds": 5.85,
+        "request": 2690.0,
+        "row_word_pairs": 0.00921,
+        "rows": 5.96,
+        "words": 0.235,
+    },
+}
 
 
 _RECORD: ContextVar[list[tuple[str, dict[str, float]]] | None] = ContextVar("cost_record", default=None)
+#: the record of :func:`unrecorded`: nothing is kept
+_MUTED: list[tuple[str, dict[str, float]]] = []
 
 
 def estimate(key: str, features: Mapping[str, float]) -> float:
     """The work of a request of ``features`` under the coefficients of ``key`` (inside
     :func:`recording`, the call is also recorded, and a key without coefficients counts 0)."""
     record = _RECORD.get()
-    if record is not None:
+    if record is not None and record is not _MUTED:
         record.append((key, dict(features)))
     coefficients = COEFFICIENTS.get(key)
     if coefficients is None:
         if record is not None:
             return 0.0
-        raise LookupError(f"no cost coefficients for {key!r}")
+        # not a LookupError: the Spaces take those for a malformed request, which the metric names
+        raise RuntimeError(f"no cost coefficients for {key!r}: calibrate with benchmarks/bench_space_cost.py")
     return sum(c * features.get(name, 0.0) for name, c in coefficients.items())
 
 
@@ -299,9 +472,9 @@ def recording() -> Iterator[list[tuple[str, dict[str, float]]]]:
 
 @contextmanager
 def unrecorded() -> Iterator[None]:
-    """Estimates inside the block are not terms of the estimate being recorded (they are a
-    feature of it, e.g. a challenge task's work)."""
-    token = _RECORD.set(None)
+    """Inside :func:`recording`, estimates made in the block are not terms of the estimate
+    being recorded (they are a feature of it, e.g. a challenge task's work)."""
+    token = _RECORD.set(_MUTED if _RECORD.get() is not None else None)
     try:
         yield
     finally:

@@ -121,7 +121,7 @@ def worst_case(seed: int = 0) -> tuple[list[str], list[list[str]]]:
     """The dearest METEOR (NLTK) request the budget admits: rows of 12 new words with 5
     references each, added while the estimate stays under the work budget."""
     from metricore.registry import get
-    from metricore_hf.space.limits import MAX_WORK, MAX_ROWS
+    from metricore_hf.space.limits import MAX_ROWS, MAX_WORK
 
     rng = random.Random(seed)
     bound = get("meteor").bind("nltk")

@@ -76,11 +76,20 @@ def test_the_published_table_holds(point_id):
 
 
 @pytest.fixture(scope="module")
-def pool():
+def pool(tmp_path_factory):
+    """Warm workers whose METEOR 1.5 index is a private copy: another process rebuilding the
+    shared one meanwhile would make a worker wait for it inside a measured job."""
+    import shutil
+    from pathlib import Path
+
+    from metricore.metrics.meteor15.data import cache_dir
     from metricore.registry import names
     from metricore_hf.workers import Pool
 
-    pool = Pool(list(names()), slots=2, large_slots=1)
+    cache = tmp_path_factory.mktemp("cache")
+    if Path(cache_dir()).is_dir():
+        shutil.copytree(cache_dir(), cache / "metricore", ignore=shutil.ignore_patterns(".*lock"))
+    pool = Pool(list(names()), slots=2, large_slots=1, env={"XDG_CACHE_HOME": str(cache)})
     pool.start()
     yield pool
     pool.close()

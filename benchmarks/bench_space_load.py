@@ -64,7 +64,7 @@ def pin(rounds: int, time_limit: float) -> None:
             )
             print(
                 f"| {r} | {outcome.example_seconds:.2f} | {worst} ({outcome.worst_rows} rows) | "
-                f"{outcome.busy_after_deadline_cpu:.2f} |",
+                f"{outcome.busy_after_deadline_cpu:.2f} (most: {outcome.busiest}) |",
                 flush=True,
             )
         print(
@@ -90,14 +90,17 @@ def rss(calls: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", nargs="*", default=["pin", "rss"], choices=("pin", "rss"))
+    parser.add_argument("what", nargs="*", help="pin, rss (default: both)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--time-limit", type=float, default=30.0)
     args = parser.parse_args()
-    if "pin" in args.what:
+    what = args.what or ["pin", "rss"]
+    if set(what) - {"pin", "rss"}:
+        parser.error(f"unknown: {', '.join(sorted(set(what) - {'pin', 'rss'}))} (choose pin, rss)")
+    if "pin" in what:
         pin(args.rounds, args.time_limit)
-    if "rss" in args.what:
+    if "rss" in what:
         rss(args.calls)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import shutil
 import string
 import subprocess
 import sys
@@ -46,9 +47,22 @@ class Server:
             self.proc.wait()
 
 
+def private_cache(folder: Path) -> str:
+    """A copy of this machine's metricore cache (METEOR 1.5's paraphrase index) under
+    ``folder``, for a server of its own: another process rebuilding the shared index meanwhile
+    would have the server build it again in the background, in the middle of a measurement."""
+    from metricore.metrics.meteor15.data import cache_dir
+
+    if Path(cache_dir()).is_dir():
+        shutil.copytree(cache_dir(), folder / "metricore", ignore=shutil.ignore_patterns(".*lock"))
+    return str(folder)
+
+
 def start(app: str, **env: str) -> Server:
     port = free_port()
-    log = Path(tempfile.mkdtemp(prefix="metricore-load-")) / f"{app}.log"
+    folder = Path(tempfile.mkdtemp(prefix="metricore-load-"))
+    log = folder / f"{app}.log"
+    env.setdefault("XDG_CACHE_HOME", private_cache(folder / "cache"))
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, str(ROOT / "spaces" / app / "app.py")],
@@ -138,23 +152,37 @@ def worst_case(seed: int = 0) -> tuple[list[str], list[list[str]]]:
     return preds, refs
 
 
-def tree_cpu(pid: int) -> float:
-    """CPU seconds used so far by process ``pid`` and its living descendants."""
+def tree_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds used so far by process ``pid`` and each of its living descendants."""
     import psutil
 
-    total = 0.0
+    out: dict[int, float] = {}
     try:
         procs = [psutil.Process(pid)]
         procs += procs[0].children(recursive=True)
     except psutil.NoSuchProcess:
-        return 0.0
+        return out
     for p in procs:
         try:
             t = p.cpu_times()
-            total += t.user + t.system
+            out[p.pid] = t.user + t.system
         except psutil.NoSuchProcess:
             pass
-    return total
+    return out
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> tuple[float, str]:
+    """The CPU seconds the tree used between two :func:`tree_cpu` readings (processes that
+    ended meanwhile count nothing), and which process used most (``pid: seconds``)."""
+    import psutil
+
+    used = {pid: t - before.get(pid, 0.0) for pid, t in after.items()}
+    top = max(used.items(), key=lambda kv: kv[1], default=(0, 0.0))
+    try:
+        parent = psutil.Process(top[0]).ppid()
+    except psutil.NoSuchProcess:
+        parent = 0
+    return sum(used.values()), f"{top[0]} (child of {parent}): {top[1]:.2f}"
 
 
 @dataclass
@@ -165,6 +193,7 @@ class LoadOutcome:
     busy_after_deadline_cpu: float = 0.0
     idle_window: float = 0.0
     worst_rows: int = 0
+    busiest: str = ""
 
 
 def pin_attempt(
@@ -189,7 +218,8 @@ def pin_attempt(
     window = 1.5
     before = tree_cpu(server.proc.pid)
     time.sleep(window)
-    used = tree_cpu(server.proc.pid) - before
+    used, busiest = cpu_between(before, tree_cpu(server.proc.pid))
+    busiest += f" (server {server.proc.pid})"
     return LoadOutcome(
         example_answer.seconds,
         example_answer.ok,
@@ -197,6 +227,7 @@ def pin_attempt(
         used,
         window,
         len(preds),
+        busiest,
     )
 
 

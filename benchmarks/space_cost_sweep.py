@@ -138,7 +138,7 @@ def _anls_star_points() -> Iterator[Point]:
             _rows(rows, _flat_lists(m, length), _flat_lists(m, length), 21 + i),
             quick=i == 0,
         )
-    for i, (rows, m) in enumerate(((4, 50), (1, 100), (1, 250), (1, 400))):
+    for i, (rows, m) in enumerate(((4, 50), (1, 100), (1, 250), (1, 400), (1, 800))):
         yield Point(
             f"anls/anls_star/{rows}r/pairs{m}",
             *c,
@@ -294,6 +294,13 @@ _CAPTIONS = (
 )
 
 
+def _sixty() -> tuple[list[str], list[list[str]]]:
+    """60 texts of 250 new words cut to 2,000 characters; every row has all 60 as references."""
+    rng = random.Random(119)
+    texts = [new_words(rng, 250, 8)[:2000] for _ in range(60)]
+    return texts, [texts[::-1]] * 60
+
+
 def _meteor_points() -> Iterator[Point]:
     m = "meteor"
     yield from _caption_shapes(
@@ -301,6 +308,13 @@ def _meteor_points() -> Iterator[Point]:
     )
     yield from _caption_shapes(
         m, "nltk", ((1000, 12, 5, "en"), (300, 12, 5, "new")), 110, options={"synonyms": "none"}
+    )
+    yield Point(
+        "meteor/nltk/60x250w/60g/new",
+        m,
+        "nltk",
+        "60 rows of 250 new words (2,000 chars), 60 references each",
+        lambda: _sixty(),
     )
     yield Point(
         "meteor/nltk/5000x1w/a",
@@ -370,6 +384,7 @@ def _cider_points() -> Iterator[Point]:
     yield from _caption_shapes(
         "cider", "cider_d", ((1000, 12, 5, "en"), (200, 250, 5, "en")), 210, options={"tokenize": False}
     )
+    yield from _caption_shapes("cider", "cider_d", ((5000, 20, 20, "en"),), 220)
     yield Point(
         "cider/cider_d/1000x12w/5g/ci",
         "cider",
@@ -460,7 +475,19 @@ def _challenge_points() -> Iterator[Point]:
 
         return build
 
-    for i, (n, d) in enumerate(((3, 4096), (500, 2048), (2000, 512), (1000, 1024), (50, 64))):
+    shapes = (
+        (3, 4096),
+        (500, 2048),
+        (2000, 512),
+        (1000, 1024),
+        (50, 64),
+        (1500, 1500),
+        (3000, 2048),
+        (800, 4096),
+        (5000, 2048),
+        (4000, 1024),
+    )
+    for i, (n, d) in enumerate(shapes):
         yield Point(
             f"challenge_score/fbc2/fid{n}x{d}",
             "challenge_score",
@@ -471,11 +498,15 @@ def _challenge_points() -> Iterator[Point]:
             quick=n * d <= 5000,
         )
 
-    def texts(n: int, seed: int) -> Callable[[], tuple[Any, Any]]:
+    def texts(n: int, seed: int, new: bool) -> Callable[[], tuple[Any, Any]]:
         def build() -> tuple[Any, Any]:
             rng = random.Random(seed)
-            qa = [vocab_words(rng, 4, ENGLISH) for _ in range(n)]
-            caps = [vocab_words(rng, 8, RUSSIAN) for _ in range(n)]
+            if new:
+                qa = [new_words(rng, 4) for _ in range(n)]
+                caps = [new_words(rng, 8, 6, CYRILLIC) for _ in range(n)]
+            else:
+                qa = [vocab_words(rng, 4, ENGLISH) for _ in range(n)]
+                caps = [vocab_words(rng, 8, RUSSIAN) for _ in range(n)]
             return {
                 "TextQA": {"predictions": qa, "references": [[q] for q in qa[::-1]]},
                 "ImageCaptioning": {
@@ -489,16 +520,61 @@ def _challenge_points() -> Iterator[Point]:
 
         return build
 
-    for i, n in enumerate((20, 1000)):
+    for i, (n, new) in enumerate(
+        ((20, False), (1000, False), (3000, False), (20, True), (1000, True), (3000, True))
+    ):
         yield Point(
-            f"challenge_score/fbc2/texts{n}",
+            f"challenge_score/fbc2/texts{n}" + ("/new" if new else ""),
             "challenge_score",
             "fbc2",
-            f"four text tasks of {n:,} rows",
-            texts(n, 410 + i),
+            f"four text tasks of {n:,} rows" + (" of new words" if new else ""),
+            texts(n, 410 + i, new),
             {"missing": "zero"},
             quick=n == 20,
         )
+
+
+def _challenge_task_points() -> Iterator[Point]:
+    """One text task alone, of many rows of new words or of fewer long texts (each task's
+    metric has its own coefficients inside the challenge)."""
+    tasks = (
+        ("TextQA", False),
+        ("MathQA", False),
+        ("ImageCaptioning", True),
+        ("VisualQA", True),
+        ("TRitW", False),
+    )
+    for t, (task, russian) in enumerate(tasks):
+        for j, (n, w, k) in enumerate(((3000, 6, 3), (300, 60, 2))):
+
+            def build(
+                task: str = task,
+                russian: bool = russian,
+                n: int = n,
+                w: int = w,
+                k: int = k,
+                seed: int = 430 + 2 * t + j,
+            ) -> tuple[Any, Any]:
+                rng = random.Random(seed)
+                alphabet = CYRILLIC if russian else string.ascii_lowercase
+                preds = [new_words(rng, w, 6, alphabet) for _ in range(n)]
+                refs = [[new_words(rng, w, 6, alphabet) for _ in range(k)] for _ in range(n)]
+                data: dict[str, Any] = {
+                    "predictions": preds,
+                    "references": refs if task != "TRitW" else [r[0] for r in refs],
+                }
+                if task == "ImageCaptioning":
+                    data["clip"] = 0.3
+                return {task: data}, None
+
+            yield Point(
+                f"challenge_score/fbc2/{task}/{n}x{w}w/{k}g",
+                "challenge_score",
+                "fbc2",
+                f"{task} alone: {n:,} rows of {w} new words, {k if task != 'TRitW' else 1} gold(s)",
+                build,
+                {"missing": "zero"},
+            )
 
 
 def points() -> list[Point]:
@@ -523,6 +599,7 @@ def points() -> list[Point]:
     out += _coco_points()
     out += _interval_points()
     out += _challenge_points()
+    out += _challenge_task_points()
     ids = [p.id for p in out]
     if len(ids) != len(set(ids)):
         raise RuntimeError(f"duplicate point ids: {sorted(i for i in ids if ids.count(i) > 1)}")

@@ -24,6 +24,7 @@ from typing import Any
 
 __all__ = [
     "COEFFICIENTS",
+    "calibrated",
     "array_shape",
     "bootstrap_cost",
     "describe",
@@ -33,7 +34,6 @@ __all__ = [
     "meteor15_line_limit",
     "meteor15_path",
     "recording",
-    "unrecorded",
     "size",
     "structure_features",
     "text_features",
@@ -282,11 +282,11 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "rows": 5.28,
     },
     "anls/dude": {
-        "assign": 8.33e-05,
-        "chars": 0.0752,
-        "leaf_chars": 0.000454,
-        "lists": 42.7,
-        "request": 1040.0,
+        "assign": 3.6e-05,
+        "leaf_pairs": 0.0182,
+        "lists": 19.9,
+        "nodes": 13.0,
+        "request": 5150.0,
     },
     "anls/stvqa_paper": {
         "char_pairs": 2.07e-05,
@@ -300,16 +300,36 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "rows": 8.9,
     },
     "bootstrap/cider": {
-        "golds": 7.71,
-        "request": 39500.0,
-        "row_word_pairs": 0.01,
+        "golds": 4.48,
+        "request": 39600.0,
+        "row_word_pairs": 0.000564,
     },
     "challenge_score": {
-        "fid_flops": 2.97e-05,
-        "numbers": 0.0281,
-        "task_work": 0.0344,
-        "tasks": 3730.0,
-        "unknown_chars": 27.0,
+        "fid_covariance_eig": 4.34e-05,
+        "fid_gram_svd": 5.7e-05,
+        "numbers": 0.0346,
+        "request": 3520.0,
+    },
+    "challenge_score/meteor/fbc2_captioning": {
+        "char_pairs": 0.000889,
+        "request": 10700.0,
+        "unique": 36.9,
+    },
+    "challenge_score/meteor/fbc2_vqa": {
+        "golds": 105.0,
+        "unique": 15.5,
+    },
+    "challenge_score/one_minus_ned/icdar2019": {
+        "char_pairs": 1.36e-05,
+        "unique": 0.088,
+    },
+    "challenge_score/token_f1/fbc2_mathqa": {
+        "golds": 170.0,
+        "row_word_pairs": 0.86,
+    },
+    "challenge_score/token_f1/fbc2_textqa": {
+        "golds": 11.3,
+        "unique": 19.9,
     },
     "cider/cider": {
         "chars": 0.845,
@@ -319,10 +339,9 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "word_pairs": 0.00211,
     },
     "cider/cider_d": {
-        "chars": 0.89,
+        "chars": 0.94,
         "request": 3780.0,
-        "unique": 3.35,
-        "word_pairs": 0.00268,
+        "unique": 2.98,
     },
     "coco_caption/bleu": {
         "request": 3070.0,
@@ -343,10 +362,10 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "word_pairs": 0.00753,
     },
     "meteor/fbc2_captioning": {
-        "chars": 0.692,
-        "request": 4750.0,
+        "char_pairs": 0.00931,
+        "request": 4770.0,
         "rows": 2100.0,
-        "word_pairs": 0.349,
+        "words": 4.88,
     },
     "meteor/fbc2_vqa": {
         "golds": 193.0,
@@ -369,11 +388,11 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "words": 3.8,
     },
     "meteor/nltk": {
-        "chars": 0.367,
-        "request": 12700.0,
-        "row_char_pairs": 0.000802,
-        "rows": 614.0,
-        "unique": 14.5,
+        "request": 12600.0,
+        "row_word_pairs": 0.0334,
+        "rows": 610.0,
+        "unique": 15.5,
+        "words": 1.95,
     },
     "one_minus_ned/clovaai": {
         "char_pairs": 1.07e-05,
@@ -411,10 +430,10 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "words": 0.224,
     },
     "token_f1/quac": {
-        "request": 284.0,
-        "row_char_pairs": 0.000475,
-        "rows": 50.2,
-        "word_pairs": 0.00328,
+        "request": 281.0,
+        "row_word_pairs": 0.0142,
+        "rows": 50.0,
+        "word_pairs": 0.00352,
     },
     "token_f1/question_level": {
         "golds": 5.24,
@@ -429,25 +448,23 @@ COEFFICIENTS: dict[str, dict[str, float]] = {
         "words": 0.293,
     },
     "token_f1/squad_v2": {
-        "golds": 5.85,
+        "golds": 5.64,
         "request": 2690.0,
-        "row_word_pairs": 0.00921,
-        "rows": 5.96,
-        "words": 0.235,
+        "row_word_pairs": 0.00912,
+        "rows": 6.16,
+        "words": 0.239,
     },
 }
 
 
 _RECORD: ContextVar[list[tuple[str, dict[str, float]]] | None] = ContextVar("cost_record", default=None)
-#: the record of :func:`unrecorded`: nothing is kept
-_MUTED: list[tuple[str, dict[str, float]]] = []
 
 
 def estimate(key: str, features: Mapping[str, float]) -> float:
     """The work of a request of ``features`` under the coefficients of ``key`` (inside
     :func:`recording`, the call is also recorded, and a key without coefficients counts 0)."""
     record = _RECORD.get()
-    if record is not None and record is not _MUTED:
+    if record is not None:
         record.append((key, dict(features)))
     coefficients = COEFFICIENTS.get(key)
     if coefficients is None:
@@ -470,15 +487,9 @@ def recording() -> Iterator[list[tuple[str, dict[str, float]]]]:
         _RECORD.reset(token)
 
 
-@contextmanager
-def unrecorded() -> Iterator[None]:
-    """Inside :func:`recording`, estimates made in the block are not terms of the estimate
-    being recorded (they are a feature of it, e.g. a challenge task's work)."""
-    token = _RECORD.set(_MUTED if _RECORD.get() is not None else None)
-    try:
-        yield
-    finally:
-        _RECORD.reset(token)
+def calibrated(key: str) -> bool:
+    """Whether ``key`` has coefficients (inside :func:`recording`: always, to be fitted)."""
+    return key in COEFFICIENTS or _RECORD.get() is not None
 
 
 def meteor15_backend() -> tuple[str, str]:

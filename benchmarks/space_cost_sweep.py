@@ -304,7 +304,17 @@ def _sixty() -> tuple[list[str], list[list[str]]]:
 def _meteor_points() -> Iterator[Point]:
     m = "meteor"
     yield from _caption_shapes(
-        m, "nltk", _CAPTIONS[:4] + ((500, 250, 5, "en"), (2000, 30, 3, "en"), (1000, 12, 5, "new")), 100
+        m,
+        "nltk",
+        _CAPTIONS[:4]
+        + (
+            (500, 250, 5, "en"),
+            (2000, 30, 3, "en"),
+            (1000, 12, 5, "new"),
+            (2500, 12, 5, "new"),
+            (4000, 12, 5, "new"),
+        ),
+        100,
     )
     yield from _caption_shapes(
         m, "nltk", ((1000, 12, 5, "en"), (300, 12, 5, "new")), 110, options={"synonyms": "none"}
@@ -348,14 +358,14 @@ def _meteor_points() -> Iterator[Point]:
         lambda: ([sentence] * 200, [[sentence] * 10] * 200),
         confidence=0.95,
     )
-    ru = ((5, 6, 1, "ru"), (300, 10, 3, "ru"), (1000, 10, 5, "ru"), (200, 60, 3, "ru"))
+    ru = ((5, 6, 1, "ru"), (300, 10, 3, "ru"), (1000, 10, 5, "ru"), (200, 60, 3, "ru"), (2000, 10, 5, "new"))
     yield from _caption_shapes(m, "fbc2_captioning", ru, 120)
     yield from _caption_shapes(
         m, "fbc2_vqa", ((5, 2, 1, "ru"), (2000, 2, 3, "ru"), (500, 8, 3, "ru"), (1000, 4, 5, "ru")), 130
     )
     for path in ("compiled", "python"):
         extra = {"path": path} if path == "python" else {}
-        yield from _caption_shapes(m, "meteor_1_5", _CAPTIONS, 140, **extra)
+        yield from _caption_shapes(m, "meteor_1_5", _CAPTIONS + ((3000, 12, 5, "new"),), 140, **extra)
         suffix = "/python" if path == "python" else ""
         for i, (n, w, k, vocab) in enumerate(
             ((1, 200, 2, 1), (20, 100, 2, 5), (200, 30, 5, 10), (1, 1000, 2, 1))
@@ -384,7 +394,7 @@ def _cider_points() -> Iterator[Point]:
     yield from _caption_shapes(
         "cider", "cider_d", ((1000, 12, 5, "en"), (200, 250, 5, "en")), 210, options={"tokenize": False}
     )
-    yield from _caption_shapes("cider", "cider_d", ((5000, 20, 20, "en"),), 220)
+    yield from _caption_shapes("cider", "cider_d", ((5000, 20, 20, "en"), (3000, 12, 5, "new")), 220)
     yield Point(
         "cider/cider_d/1000x12w/5g/ci",
         "cider",

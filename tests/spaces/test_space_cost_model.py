@@ -126,3 +126,13 @@ def test_the_python_path_is_estimated_as_the_python_path(monkeypatch):
     assert meteor15_path() == "python"
     assert bench.estimate(point, built) > 2 * compiled
     assert os.environ["METRICORE_METEOR15_PURE_PYTHON"] == "1"
+
+
+def test_the_word_cache_bound_is_the_caches_own():
+    """``unique_past_cache`` counts the words past the word caches' bound: the bound the
+    caches have."""
+    from metricore.lexicon.synonyms import WordNetSynonyms
+    from metricore.metrics import meteor
+    from metricore.specs._cost import WORD_CACHE
+
+    assert WORD_CACHE == WordNetSynonyms.limit == meteor._CACHE_LIMIT

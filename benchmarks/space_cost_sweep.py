@@ -69,8 +69,6 @@ class Point:
     options: dict[str, Any] = field(default_factory=dict)
     confidence: float | None = None
     path: str | None = None
-    #: in the test's quick subset (deterministic, cheap)
-    quick: bool = False
 
 
 def _rows(
@@ -96,7 +94,6 @@ def _text_pair_points(metric: str, config: str) -> Iterator[Point]:
             config,
             f"{n:,} rows x {chars:,} chars, {k} golds",
             _rows(n, lambda r, c=chars: letters(r, c), _golds(k, lambda r, c=chars: letters(r, c)), i),
-            quick=i in (0, 1),
         )
     yield Point(
         f"{metric}/{config}/5000x150c/20g",
@@ -126,7 +123,6 @@ def _anls_star_points() -> Iterator[Point]:
         *c,
         "2,000 strings of 40 chars, tuples of 3 alternatives",
         _rows(2000, lambda r: letters(r, 40), lambda r: tuple(letters(r, 40) for _ in range(3)), 20),
-        quick=True,
     )
     for i, (rows, m, length) in enumerate(
         ((100, 20, 7), (20, 100, 7), (1, 400, 7), (1, 800, 30), (5, 200, 60))
@@ -136,7 +132,6 @@ def _anls_star_points() -> Iterator[Point]:
             *c,
             f"{rows:,} rows, lists of {m} strings of {length} chars",
             _rows(rows, _flat_lists(m, length), _flat_lists(m, length), 21 + i),
-            quick=i == 0,
         )
     for i, (rows, m) in enumerate(((4, 50), (1, 100), (1, 250), (1, 400), (1, 800))):
         yield Point(
@@ -144,7 +139,6 @@ def _anls_star_points() -> Iterator[Point]:
             *c,
             f"{rows:,} rows, lists of {m} two-string lists" + (" (issue 26)" if m == 250 else ""),
             _rows(rows, _pair_lists(m), _pair_lists(m), 30 + i),
-            quick=m == 50,
         )
     yield Point(
         "anls/anls_star/500r/dict10",
@@ -180,7 +174,6 @@ def _dude_points() -> Iterator[Point]:
             *c,
             f"{rows:,} list questions of {m} answers of {length} chars",
             _rows(rows, _flat_lists(m, length), gold(m, length), 50 + i),
-            quick=i == 0,
         )
     yield Point(
         "anls/dude/1000r/mixed",
@@ -201,7 +194,6 @@ def _dude_points() -> Iterator[Point]:
         *c,
         "2,000 single answers of 50 chars, 3 golds",
         _rows(2000, lambda r: letters(r, 50), _golds(3, lambda r: letters(r, 50)), 55),
-        quick=True,
     )
 
 
@@ -216,7 +208,6 @@ def _token_f1_points(config: str, options: dict[str, Any] | None = None) -> Iter
             f"{n:,} rows x {w} words, {k} golds",
             _rows(n, make, _golds(k, make), 60 + i),
             dict(options or {}),
-            quick=i in (0, 1),
         )
 
 
@@ -229,7 +220,6 @@ def _entity_points() -> Iterator[Point]:
             "question_level",
             f"{n:,} rows of {e} entities of {w} words",
             _rows(n, ents, ents, 70 + i),
-            quick=i == 0,
         )
 
 
@@ -249,7 +239,6 @@ def _quac_points() -> Iterator[Point]:
                 },
                 75 + i,
             ),
-            quick=i == 0,
         )
 
 
@@ -281,7 +270,6 @@ def _caption_shapes(
             _rows(n, make, _golds(k, make), seed + i),
             dict(extra.get("options", {})),
             path=extra.get("path"),
-            quick=n * w * (k + 1) <= 40_000 and i < 2,
         )
 
 
@@ -469,7 +457,6 @@ def _interval_points() -> Iterator[Point]:
             f"{n:,} rows, 95% interval",
             _rows(n, pred, ref, 500 + i),
             confidence=0.95,
-            quick=n <= 200,
         )
 
 
@@ -505,7 +492,6 @@ def _challenge_points() -> Iterator[Point]:
             f"FID {n:,} x {d:,}",
             fid(n, d, 400 + i),
             {"missing": "zero"},
-            quick=n * d <= 5000,
         )
 
     def texts(n: int, seed: int, new: bool) -> Callable[[], tuple[Any, Any]]:
@@ -540,7 +526,6 @@ def _challenge_points() -> Iterator[Point]:
             f"four text tasks of {n:,} rows" + (" of new words" if new else ""),
             texts(n, 410 + i, new),
             {"missing": "zero"},
-            quick=n == 20,
         )
 
 

@@ -16,26 +16,30 @@ is also how the Hub hosts an ``evaluate`` metric repo)::
     interpreter's, the versions the bundle was built and tested with;
 ``app.py``
     the Space (it shows the card beside it);
-``metricore-<version>-py3-none-any.whl``
-    the core package and the Hugging Face integrations, built from this checkout;
+``metricore-<version>.tar.gz``
+    the core package and the Hugging Face integrations as a source distribution built from
+    this checkout. The Space's ``pip`` builds it, with METEOR 1.5's C extension where the
+    machine has a compiler (a Hugging Face Space build has one) and without it where it has
+    none (an optional extension: the Python path computes the same scores, slower); the
+    Space says at start-up which path runs;
 ``requirements.txt``
-    the wheel (``./metricore-....whl``, or ``--wheel-url``) and the metric's and Space's
-    dependencies pinned to the versions installed here. Gradio is left out: a Space installs
-    the ``sdk_version`` of its card, and a second Gradio pin could only conflict with it;
+    the package (``./metricore-....tar.gz``, or ``--package-url``) and the metric's and
+    Space's dependencies pinned to the versions installed here. Gradio is left out: a Space
+    installs the ``sdk_version`` of its card, and a second Gradio pin could only conflict
+    with it;
 ``packages.txt``
     Debian packages, when the Space needs some (METEOR: WordNet).
 
 ``<out>/index/`` is the index Space: its ``app.py`` and card, and each metric's app and card
 in ``<out>/index/<name>/``.
 
-This module imports neither ``gradio`` nor ``evaluate``; it runs ``pip wheel`` once.
+This module imports neither ``gradio`` nor ``evaluate``; it runs ``setup.py sdist`` once.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import os
 import re
 import shutil
 import subprocess
@@ -48,7 +52,7 @@ from metricore import registry
 
 __all__ = [
     "available",
-    "build_wheel",
+    "build_sdist",
     "requirements",
     "space_card",
     "bundle_metric",
@@ -57,7 +61,7 @@ __all__ = [
 ]
 
 REPO = Path(__file__).resolve().parents[1]
-#: provided by the Space itself (``sdk_version``), or by the wheel
+#: provided by the Space itself (``sdk_version``), or by the package
 _NOT_PINNED = {"gradio", "metricore"}
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _YAML = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
@@ -72,63 +76,56 @@ def available(repo: Path = REPO) -> list[str]:
     ]
 
 
-def build_wheel(dest: Path, repo: Path = REPO) -> Path:
-    """Build the project's wheel into ``dest`` and return its path.
+#: what a source distribution is built from (besides the packages)
+_BUILD_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE")
+#: the folders it ships: the packages and the evaluate scripts (package data of metricore_hf)
+_SOURCE_DIRS = ("metricore", "metricore_hf", "metrics")
 
-    The build runs on a fresh copy of the packaging files and packages (a build in the
-    checkout would reuse its ``build/`` folder, where files deleted from the sources live
-    on), with ``pip wheel`` and without build isolation when setuptools is at hand, so that
-    no network is needed.
+
+def build_sdist(dest: Path, repo: Path = REPO) -> Path:
+    """Build the project's source distribution into ``dest`` and return its path.
+
+    The build runs on a fresh copy of the packaging files, packages and evaluate scripts (a
+    build in the checkout would reuse its ``build/`` folder, where files deleted from the
+    sources live on), without this machine's compiled extension or caches; ``setup.py
+    sdist`` needs no network. ``pip install`` of it compiles METEOR 1.5's extension when a
+    compiler is there (``setup.py``: an optional extension).
     """
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="metricore-src-") as tmp:
         src = Path(tmp)
-        for name in ("pyproject.toml", "setup.cfg", "setup.py", "README.md", "LICENSE"):
+        for name in _BUILD_FILES:
             if (repo / name).is_file():
                 shutil.copy2(repo / name, src / name)
-        for package in ("metricore", "metricore_hf", "metrics"):
+        for folder in _SOURCE_DIRS:
             shutil.copytree(
-                # no compiled extension of this machine: the wheel stays py3-none-any
-                # (METRICORE_PURE_PYTHON_BUILD), and METEOR 1.5 takes its Python path there
-                repo / package,
-                src / package,
-                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"),
+                repo / folder,
+                src / folder,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "*.egg-info"),
             )
-        env = {**os.environ, "METRICORE_PURE_PYTHON_BUILD": "1"}
-        base = [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "--wheel-dir",
-            str(dest),
-            str(src),
-        ]
-        try:
-            import setuptools  # noqa: F401
-
-            subprocess.run([*base[:4], "--no-build-isolation", *base[4:]], check=True, env=env)
-        except ImportError:
-            subprocess.run(base, check=True, env=env)
-    wheels = sorted(dest.glob("metricore-*.whl"))
-    if len(wheels) != 1:
-        raise RuntimeError(
-            f"bundle: expected one metricore wheel in {dest}, found {[w.name for w in wheels]}"
+        subprocess.run(
+            [sys.executable, "setup.py", "-q", "sdist", "--formats=gztar", "--dist-dir", str(dest)],
+            cwd=src,
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
-    return wheels[0]
+    found = sorted(dest.glob("metricore-*.tar.gz"))
+    if len(found) != 1:
+        raise RuntimeError(
+            f"bundle: expected one metricore source distribution in {dest}, found {[f.name for f in found]}"
+        )
+    return found[0]
 
 
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def requirements(files: Sequence[Path], wheel: str) -> list[str]:
-    """``wheel`` first, then each distribution named in ``files`` once, pinned to its
+def requirements(files: Sequence[Path], package: str) -> list[str]:
+    """``package`` first, then each distribution named in ``files`` once, pinned to its
     installed version (lines naming an uninstalled one are kept as written); comments,
     Gradio and ``metricore`` itself are dropped."""
-    out, seen = [wheel], set()
+    out, seen = [package], set()
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():
             line = line.split("#", 1)[0].strip()
@@ -163,11 +160,11 @@ def space_card(card: str) -> str:
 
 
 def _write_common(
-    folder: Path, wheel: Path, wheel_url: str | None, req_files: list[Path], packages: list[Path]
+    folder: Path, package: Path, package_url: str | None, req_files: list[Path], packages: list[Path]
 ) -> None:
-    if wheel_url is None:
-        shutil.copy2(wheel, folder / wheel.name)
-    reference = wheel_url or f"./{wheel.name}"
+    if package_url is None:
+        shutil.copy2(package, folder / package.name)
+    reference = package_url or f"./{package.name}"
     lines = requirements(req_files, reference)
     (folder / "requirements.txt").write_text(
         "# Written by metricore_hf.bundle. Gradio comes from the card's sdk_version.\n"
@@ -183,7 +180,7 @@ def _write_common(
 
 
 def bundle_metric(
-    name: str, out: Path, wheel: Path, *, wheel_url: str | None = None, repo: Path = REPO
+    name: str, out: Path, package: Path, *, package_url: str | None = None, repo: Path = REPO
 ) -> Path:
     """Write ``out/<name>/`` (see the module docstring) and return it."""
     metric, app = repo / "metrics" / name, repo / "spaces" / name
@@ -199,12 +196,14 @@ def bundle_metric(
         space_card((metric / "README.md").read_text(encoding="utf-8")), encoding="utf-8"
     )
     req_files = [p for p in (metric / "requirements.txt", app / "requirements.txt") if p.is_file()]
-    _write_common(folder, wheel, wheel_url, req_files, [p for p in (app / "packages.txt",) if p.is_file()])
+    _write_common(
+        folder, package, package_url, req_files, [p for p in (app / "packages.txt",) if p.is_file()]
+    )
     return folder
 
 
 def bundle_index(
-    names: Sequence[str], out: Path, wheel: Path, *, wheel_url: str | None = None, repo: Path = REPO
+    names: Sequence[str], out: Path, package: Path, *, package_url: str | None = None, repo: Path = REPO
 ) -> Path:
     """Write ``out/index/``: the index Space with the apps and cards of ``names``."""
     folder = out / "index"
@@ -229,7 +228,7 @@ def bundle_index(
             if p.is_file()
         ]
         packages += [p for p in (repo / "spaces" / name / "packages.txt",) if p.is_file()]
-    _write_common(folder, wheel, wheel_url, req_files, packages)
+    _write_common(folder, package, package_url, req_files, packages)
     return folder
 
 
@@ -242,7 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, default=REPO / "dist" / "bundles", help="output folder (default: dist/bundles)"
     )
     parser.add_argument(
-        "--wheel-url", help="reference the wheel by this URL in requirements.txt instead of shipping it"
+        "--package-url",
+        "--wheel-url",
+        dest="package_url",
+        help="reference the package by this URL in requirements.txt instead of shipping it",
     )
     args = parser.parse_args(argv)
     metrics = available()
@@ -250,13 +252,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [n for n in names if n != "index" and n not in metrics]
     if unknown:
         parser.error(f"unknown metric(s) {', '.join(unknown)}; available: {', '.join(metrics)}, index")
-    with tempfile.TemporaryDirectory(prefix="metricore-wheel-") as tmp:
-        wheel = build_wheel(Path(tmp))
+    with tempfile.TemporaryDirectory(prefix="metricore-sdist-") as tmp:
+        package = build_sdist(Path(tmp))
         for name in names:
             folder = (
-                bundle_index(metrics, args.out, wheel, wheel_url=args.wheel_url)
+                bundle_index(metrics, args.out, package, package_url=args.package_url)
                 if name == "index"
-                else bundle_metric(name, args.out, wheel, wheel_url=args.wheel_url)
+                else bundle_metric(name, args.out, package, package_url=args.package_url)
             )
             print(f"bundle: {folder}")
     return 0

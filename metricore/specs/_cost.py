@@ -1,34 +1,49 @@
-"""Rough request costs for the Spaces' limits, in work units of about a microsecond.
+"""Request costs for the Spaces' work budget, in microseconds of CPU of a scoring worker.
 
-Each metric's cost follows the shape of its algorithm (edit distances grow with the product
-of the two lengths, an assignment with the cube of the list length, a Fréchet distance with
-the cube of the feature dimension); the constants were set from timings on a 2-core machine
-and only need to be right within a small factor.
+An estimate covers the whole job a Space runs for a request: scoring, the headline and the
+per-sample table with its *why* texts (:func:`bootstrap_cost` adds an interval). It is a sum
+of features of the request that follow the shape of the algorithm (rows, gold alternatives,
+characters, words, words never seen in the request before, prediction x gold products of
+characters or words, repeated words a METEOR 1.5 alignment must choose between, the node
+pairs of an ANLS* comparison, ...) times coefficients kept per metric, config and path in
+:data:`COEFFICIENTS`. The coefficients are fitted by ``benchmarks/bench_space_cost.py --fit``
+(the smallest largest ratio over a sweep of every config at small, medium and limit sizes,
+with the requests that broke the previous constants) and published with the measurements in
+``benchmarks/space_cost_calibration.md``, where estimate / measured CPU is within [0.5, 2] on
+every point; ``tests/spaces/test_space_cost_model.py`` holds the model to that table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 __all__ = [
-    "ARRAY_NUMBER",
-    "FLOPS_PER_UNIT",
+    "COEFFICIENTS",
+    "WORD_CACHE",
+    "calibrated",
     "array_shape",
-    "size",
-    "describe",
     "bootstrap_cost",
-    "text_cost",
-    "text_pair_cost",
-    "structured_cost",
+    "describe",
+    "estimate",
+    "meteor15_backend",
+    "meteor15_cost",
+    "meteor15_path",
+    "recording",
+    "size",
+    "structure_features",
+    "text_features",
     "token_cost",
 ]
 
 _ITEM_OVERHEAD = 2.0
-#: LAPACK/BLAS floating-point operations per unit (~1 µs) on a shared 2-core machine
-FLOPS_PER_UNIT = 2_000.0
-#: reading one number of an array input (JSON list -> float64 array, finiteness check)
-ARRAY_NUMBER = 0.1
+#: words the word caches of a process keep (stems, synonym sets, lemmas:
+#: :class:`metricore.core.bounded.BoundedCache` of 100,000 entries, cleared when full); past
+#: it, a word met again (the explanations meet every word a second time) is looked up again
+WORD_CACHE = 100_000
 
 
 def array_shape(value: Any) -> tuple[int, int]:
@@ -81,80 +96,435 @@ def describe(predictions: Sequence[Any], references: Sequence[Any]) -> str:
     return text
 
 
-def _alternatives(ref: Any) -> list[str]:
-    if isinstance(ref, str):
-        return [ref]
-    if isinstance(ref, (list, tuple)):
-        return [r for r in ref if isinstance(r, str)]
-    return []
+# ----------------------------------------------------------------------------- text features
 
 
-#: edit distances (metricore.text.levenshtein, bit-parallel): per string pair, per cell
-_PAIR, _CELL = 15.0, 0.0003
-
-
-def text_pair_cost(predictions: Sequence[Any], references: Sequence[Any], per_cell: float = _CELL) -> float:
-    """Edit-distance work: per item, a pair overhead and prediction length x gold length per
-    gold alternative (measured: 5,000 rows x 20 golds of 300 characters, 3.4 s)."""
-    total = 0.0
-    for p, r in zip(predictions, references):
-        n = len(p) if isinstance(p, str) else size(p)[0]
-        golds = _alternatives(r) or [""]
-        total += _ITEM_OVERHEAD + sum(_PAIR + per_cell * (n + 1) * (len(g) + 1) for g in golds)
-    return total
-
-
-def _structure(value: Any) -> tuple[int, int, int, float, float]:
-    """(characters, leaves, containers below the root, sum of cubed lengths of lists of leaves,
-    the same for lists holding containers) of a JSON-like value, iteratively."""
-    chars = leaves = containers = 0
-    flat = nested = 0.0
-    stack = [(value, True)]
+def _strings(value: Any) -> list[str]:
+    """The strings of a JSON-like value (a SQuAD record's, a dialog turn's), iteratively."""
+    out: list[str] = []
+    stack = [value]
     while stack:
-        v, root = stack.pop()
-        if isinstance(v, (Mapping, list, tuple)):
-            containers += not root
-            items = list(v.values()) if isinstance(v, Mapping) else list(v)
-            if isinstance(v, Mapping):
-                chars += sum(len(str(k)) for k in v)
-            elif any(isinstance(x, (Mapping, list, tuple)) for x in items):
-                nested += len(items) ** 3
-            else:
-                flat += len(items) ** 3
-            stack.extend((x, False) for x in items)
-        else:
-            chars += len(v) if isinstance(v, str) else 8
-            leaves += 1
-    return chars, leaves, containers, flat, nested
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, Mapping):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(reversed(v))
+    return out
 
 
-def structured_cost(predictions: Sequence[Any], references: Sequence[Any]) -> float:
-    """ANLS*/DUDE work per item: the edit distances of every leaf pair (characters x
-    characters), a Python comparison per leaf pair, a nested comparison (with its own small
-    assignment) per pair of inner containers, and per list an assignment
-    (:func:`metricore.text.matching.munkres_pairs`, cubic; measured before it replaced the
-    pure-Python ``munkres`` call for lists holding containers: 400 two-string lists against
-    400, 15 s)."""
-    total = 0.0
+def _text(value: Any) -> str:
+    """One text of a prediction or of one gold: a string, or the strings of a token list or a
+    record joined by spaces."""
+    return value if isinstance(value, str) else " ".join(_strings(value))
+
+
+def _golds(reference: Any) -> list[str]:
+    """The gold texts of a reference: a string, each item of a list (a token list of a gold
+    counts as one text), or the strings of a record."""
+    if isinstance(reference, str):
+        return [reference]
+    if isinstance(reference, (list, tuple)):
+        return [_text(g) for g in reference] or [""]
+    return [_text(reference)]
+
+
+def text_features(
+    predictions: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    words: bool = False,
+    repeats: bool = False,
+) -> dict[str, float]:
+    """Counts of a request of texts: ``rows``, ``golds`` (gold alternatives), ``chars``
+    (prediction and golds), ``char_pairs`` (sum over golds of (prediction chars + 1) x (gold
+    chars + 1), an edit distance's cells), ``row_char_pairs`` (the same with the longest gold
+    of each row only: an explanation of the best gold); with ``words``: ``words`` (split on
+    white space), ``word_pairs`` and ``row_word_pairs`` (the same products of words: an
+    alignment's pairs), ``unique`` (distinct lower-cased words of the request: stems,
+    synonyms and lemmas are looked up once each) and ``unique_past_cache`` (those beyond
+    :data:`WORD_CACHE`: looked up again);
+    with ``repeats``: ``repeats``, over prediction-gold pairs, each shared word's count in the
+    prediction times its count in the gold less the smaller count (the candidate matches a
+    METEOR 1.5 alignment search chooses between, beyond the pairs a one-to-one match fixes)."""
+    f = dict.fromkeys(("request", "rows", "golds", "chars", "char_pairs", "row_char_pairs"), 0.0)
+    f["request"] = 1.0
+    if words:
+        f.update(words=0.0, word_pairs=0.0, row_word_pairs=0.0, unique=0.0, unique_past_cache=0.0)
+    if repeats:
+        f["repeats"] = 0.0
+    seen: set[str] = set()
     for p, r in zip(predictions, references):
-        pc, pl, pn, pf, pm = _structure(p)
-        rc, rl, rn, rf, rm = _structure(r)
-        total += (
-            _ITEM_OVERHEAD
-            + _CELL * (pc + 1) * (rc + 1)
-            + 0.5 * pl * rl
-            + 100.0 * pn * rn
-            + 1e-4 * max(pf, rf)
-            + 0.5 * max(pm, rm)
-        )
-    return total
+        pred, golds = _text(p), _golds(r)
+        f["rows"] += 1
+        f["golds"] += len(golds)
+        pc = len(pred)
+        f["chars"] += pc + sum(map(len, golds))
+        f["char_pairs"] += (pc + 1) * sum(len(g) + 1 for g in golds)
+        f["row_char_pairs"] += (pc + 1) * (max(map(len, golds)) + 1)
+        if not words:
+            continue
+        pw = pred.casefold().split()
+        seen.update(pw)
+        gws = [g.casefold().split() for g in golds]
+        f["words"] += len(pw) + sum(map(len, gws))
+        f["word_pairs"] += (len(pw) + 1) * sum(len(g) + 1 for g in gws)
+        f["row_word_pairs"] += (len(pw) + 1) * (max(map(len, gws)) + 1)
+        for g in gws:
+            seen.update(g)
+        if repeats and pw:
+            counts = Counter(pw)
+            for g in gws:
+                gold = Counter(g)
+                small, large = (counts, gold) if len(counts) <= len(gold) else (gold, counts)
+                # a word once on each side is no choice: only the surplus widens the search
+                f["repeats"] += sum(n * large[w] - min(n, large[w]) for w, n in small.items() if w in large)
+    if words:
+        f["unique"] = float(len(seen))
+        f["unique_past_cache"] = float(max(0, len(seen) - WORD_CACHE))
+    return f
 
 
-def _words_and_chars(value: Any) -> tuple[int, int]:
-    if isinstance(value, str):
-        return len(value.split()), len(value)
-    chars, leaves, _ = size(value)
-    return leaves, chars
+# ----------------------------------------------------------------------------- structure features
+
+#: list pairs compared in full by :func:`structure_features`; larger products are sampled
+_SAMPLE = 12
+
+
+def _leaf_text(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _is_container(value: Any) -> bool:
+    return isinstance(value, (list, tuple, Mapping))
+
+
+def _spread(n: int) -> list[int]:
+    """At most :data:`_SAMPLE` indices spread evenly over ``range(n)``."""
+    if n <= _SAMPLE:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (_SAMPLE - 1)) for i in range(_SAMPLE)})
+
+
+def _compare(g: Any, p: Any, f: dict[str, float], weight: float, depth: int) -> None:
+    """Add ``weight`` times the work of an ANLS* comparison of gold ``g`` with prediction
+    ``p`` to ``f`` (it follows :class:`metricore.metrics.anls_star._Walk`)."""
+    f["nodes"] += weight
+    if depth > 200:
+        return
+    if isinstance(g, tuple):  # alternatives: each compared with the prediction
+        for option in g:
+            _compare(option, p, f, weight, depth + 1)
+    elif isinstance(g, list):
+        if not isinstance(p, (list, tuple)) or not g or not p:
+            return
+        n, m = len(g), len(p)
+        f["lists"] += weight
+        f["assign"] += weight * n * m * min(n, m)
+        if not any(map(_is_container, g)) and not any(map(_is_container, p)):
+            f["leaf_pairs"] += weight * n * m
+            f["leaf_chars"] += (
+                weight * sum(len(_leaf_text(x)) for x in g) * sum(len(_leaf_text(x)) for x in p)
+            )
+            return
+        rows, cols = _spread(n), _spread(m)
+        scale = weight * n * m / (len(rows) * len(cols))
+        for i in rows:
+            for j in cols:
+                _compare(g[i], p[j], f, scale, depth + 1)
+    elif isinstance(g, Mapping):
+        if not isinstance(p, Mapping):
+            return
+        for key in {**g, **p}:
+            _compare(g.get(key), p.get(key), f, weight, depth + 1)
+    else:
+        f["leaf_pairs"] += weight
+        if not _is_container(p):
+            f["leaf_chars"] += weight * len(_leaf_text(g)) * len(_leaf_text(p))
+
+
+def structure_features(predictions: Sequence[Any], references: Sequence[Any]) -> dict[str, float]:
+    """Counts of an ANLS*/DUDE request: ``rows``, ``chars`` (all strings, read and normalised
+    once), ``nodes`` (comparisons of two values: the tree walk), ``lists`` (comparisons of two
+    lists: a score matrix and an assignment each), ``leaf_pairs`` (string pairs scored),
+    ``leaf_chars`` (their character products: the edit distances) and ``assign``
+    (n x m x min(n, m) of every list pair: the assignment's steps). Products of lists holding
+    containers are estimated from at most 12 x 12 of their element pairs, so the estimate
+    stays cheap whatever the request."""
+    f = dict.fromkeys(
+        ("request", "rows", "chars", "nodes", "lists", "leaf_pairs", "leaf_chars", "assign"), 0.0
+    )
+    f["request"] = 1.0
+    for p, r in zip(predictions, references):
+        f["rows"] += 1
+        f["chars"] += size(p)[0] + size(r)[0]
+        if isinstance(r, Mapping) and "answers" in r:  # a DUDE gold
+            r = r["answers"]
+        _compare(r, p, f, 1.0, 0)
+    return f
+
+
+# ----------------------------------------------------------------------------- the model
+
+#: ``{key: {feature: microseconds per unit}}``: ``key`` is ``metric/config`` (and a path or
+#: an option value that changes the work, see each spec's ``_cost``); fitted by
+#: ``benchmarks/bench_space_cost.py --fit``
+COEFFICIENTS: dict[str, dict[str, float]] = {
+    "anls/anls_star": {
+        "assign": 0.000113,
+        "leaf_pairs": 0.0309,
+        "lists": 15.9,
+        "nodes": 1.75,
+        "request": 30400.0,
+    },
+    "anls/docvqa": {
+        "char_pairs": 2.64e-05,
+        "chars": 0.021,
+        "golds": 0.0471,
+        "request": 1410.0,
+        "row_char_pairs": 0.000115,
+        "rows": 5.28,
+    },
+    "anls/dude": {
+        "assign": 8.23e-05,
+        "chars": 0.0748,
+        "leaf_pairs": 0.0216,
+        "lists": 42.5,
+        "request": 1220.0,
+    },
+    "anls/stvqa_paper": {
+        "char_pairs": 2.07e-05,
+        "chars": 0.0243,
+        "request": 1590.0,
+        "row_char_pairs": 0.000121,
+        "rows": 5.47,
+    },
+    "bootstrap": {
+        "golds": 2.62,
+        "rows": 8.9,
+    },
+    "bootstrap/cider": {
+        "golds": 4.4,
+        "request": 39200.0,
+        "words": 0.0128,
+    },
+    "challenge_score": {
+        "fid_covariance_eig": 4.34e-05,
+        "fid_gram_svd": 5.7e-05,
+        "numbers": 0.0346,
+        "request": 3520.0,
+    },
+    "challenge_score/meteor/fbc2_captioning": {
+        "char_pairs": 0.000889,
+        "request": 10700.0,
+        "unique": 36.9,
+    },
+    "challenge_score/meteor/fbc2_vqa": {
+        "golds": 105.0,
+        "unique": 15.5,
+    },
+    "challenge_score/one_minus_ned/icdar2019": {
+        "char_pairs": 1.36e-05,
+        "unique": 0.088,
+    },
+    "challenge_score/token_f1/fbc2_mathqa": {
+        "row_word_pairs": 0.813,
+        "rows": 512.0,
+    },
+    "challenge_score/token_f1/fbc2_textqa": {
+        "golds": 11.3,
+        "unique": 19.9,
+    },
+    "cider/cider": {
+        "chars": 0.845,
+        "golds": 0.947,
+        "request": 4020.0,
+        "unique": 3.06,
+        "word_pairs": 0.00211,
+    },
+    "cider/cider_d": {
+        "chars": 0.94,
+        "request": 3780.0,
+        "unique": 2.98,
+        "unique_past_cache": 9.09,
+    },
+    "coco_caption/bleu": {
+        "request": 3070.0,
+        "row_word_pairs": 0.116,
+        "rows": 77.6,
+        "unique": 2.4,
+    },
+    "coco_caption/coco": {
+        "chars": 0.339,
+        "request": 4090.0,
+        "row_word_pairs": 0.0167,
+        "rows": 103.0,
+    },
+    "coco_caption/rouge_l": {
+        "golds": 10.4,
+        "request": 2310.0,
+        "unique": 2.13,
+        "word_pairs": 0.00753,
+    },
+    "meteor/fbc2_captioning": {
+        "request": 4080.0,
+        "row_word_pairs": 1.28,
+        "rows": 2250.0,
+    },
+    "meteor/fbc2_vqa": {
+        "golds": 194.0,
+        "request": 7020.0,
+        "row_char_pairs": 0.0972,
+        "rows": 909.0,
+    },
+    "meteor/meteor_1_5/compiled": {
+        "char_pairs": 0.00278,
+        "golds": 28.1,
+        "repeats": 0.681,
+        "request": 6900.0,
+        "unique": 13.8,
+        "unique_past_cache": 14.4,
+    },
+    "meteor/meteor_1_5/python": {
+        "repeats": 16.0,
+        "request": 5310.0,
+        "unique": 10.7,
+        "unique_past_cache": 15.1,
+        "word_pairs": 0.401,
+        "words": 3.79,
+    },
+    "meteor/nltk": {
+        "request": 12600.0,
+        "row_word_pairs": 0.0335,
+        "rows": 613.0,
+        "unique": 15.5,
+        "unique_past_cache": 33.1,
+        "words": 1.94,
+    },
+    "one_minus_ned/clovaai": {
+        "char_pairs": 1.07e-05,
+        "chars": 0.0296,
+        "request": 1840.0,
+        "row_char_pairs": 0.000129,
+        "rows": 9.84,
+    },
+    "one_minus_ned/icdar2019": {
+        "char_pairs": 2.8e-05,
+        "chars": 0.0202,
+        "request": 1420.0,
+        "row_char_pairs": 0.000108,
+        "rows": 5.51,
+    },
+    "token_f1/fbc2_mathqa": {
+        "char_pairs": 1.5e-06,
+        "request": 2160.0,
+        "rows": 13.0,
+        "unique": 12.6,
+        "unique_past_cache": 13.0,
+        "words": 1.16,
+    },
+    "token_f1/fbc2_textqa": {
+        "chars": 0.0759,
+        "golds": 13.5,
+        "request": 2000.0,
+        "row_word_pairs": 0.00784,
+        "unique": 24.9,
+    },
+    "token_f1/mlqa": {
+        "golds": 2.96,
+        "request": 1670.0,
+        "row_word_pairs": 0.00889,
+        "rows": 8.16,
+        "words": 0.224,
+    },
+    "token_f1/quac": {
+        "char_pairs": 0.000113,
+        "request": 283.0,
+        "row_word_pairs": 0.0142,
+        "rows": 50.3,
+    },
+    "token_f1/question_level": {
+        "golds": 5.24,
+        "request": 2630.0,
+        "rows": 19.1,
+    },
+    "token_f1/squad": {
+        "golds": 1.84,
+        "request": 1600.0,
+        "row_word_pairs": 0.00803,
+        "rows": 8.74,
+        "words": 0.293,
+    },
+    "token_f1/squad_v2": {
+        "golds": 5.64,
+        "request": 2690.0,
+        "row_word_pairs": 0.00912,
+        "rows": 6.16,
+        "words": 0.239,
+    },
+}
+
+
+_RECORD: ContextVar[list[tuple[str, dict[str, float]]] | None] = ContextVar("cost_record", default=None)
+
+
+def estimate(key: str, features: Mapping[str, float]) -> float:
+    """The work of a request of ``features`` under the coefficients of ``key`` (inside
+    :func:`recording`, the call is also recorded, and a key without coefficients counts 0)."""
+    record = _RECORD.get()
+    if record is not None:
+        record.append((key, dict(features)))
+    coefficients = COEFFICIENTS.get(key)
+    if coefficients is None:
+        if record is not None:
+            return 0.0
+        # not a LookupError: the Spaces take those for a malformed request, which the metric names
+        raise RuntimeError(f"no cost coefficients for {key!r}: calibrate with benchmarks/bench_space_cost.py")
+    return sum(c * features.get(name, 0.0) for name, c in coefficients.items())
+
+
+@contextmanager
+def recording() -> Iterator[list[tuple[str, dict[str, float]]]]:
+    """Collect the ``(key, features)`` of every :func:`estimate` made inside the block: the
+    terms an estimate is made of, for fitting the coefficients."""
+    calls: list[tuple[str, dict[str, float]]] = []
+    token = _RECORD.set(calls)
+    try:
+        yield calls
+    finally:
+        _RECORD.reset(token)
+
+
+def calibrated(key: str) -> bool:
+    """Whether ``key`` has coefficients (inside :func:`recording`: always, to be fitted)."""
+    return key in COEFFICIENTS or _RECORD.get() is not None
+
+
+def meteor15_backend() -> tuple[str, str]:
+    """``("compiled" | "python", why)``: the METEOR 1.5 path the next call runs
+    (:func:`metricore.metrics.meteor15.backend` where it exists)."""
+    from metricore.metrics.meteor15 import backend
+
+    name, why = backend()
+    return str(name), str(why)
+
+
+def meteor15_path() -> str:
+    """``"compiled"`` or ``"python"``: the METEOR 1.5 path the next call runs."""
+    return meteor15_backend()[0]
+
+
+def meteor15_cost(predictions: Sequence[Any], references: Sequence[Any]) -> float:
+    """METEOR 1.5's work on the path that runs (``meteor/meteor_1_5/compiled`` or
+    ``/python``)."""
+    return estimate(
+        f"meteor/meteor_1_5/{meteor15_path()}",
+        text_features(predictions, references, words=True, repeats=True),
+    )
+
+
+# ----------------------------------------------------------------------------- shared helpers
 
 
 def token_cost(
@@ -165,39 +535,22 @@ def token_cost(
     per_word: float = 0.0,
     per_char: float = 0.0,
 ) -> float:
-    """Tokenized-text work per item: every word and character of the prediction and of each
-    gold (tokenizing, stemming, n-gram counting, lookups), plus ``per_pair`` for each pair of
-    a prediction word and a gold word (an alignment)."""
-    total = 0.0
-    for p, r in zip(predictions, references):
-        pw, pc = _words_and_chars(p)
-        golds = _alternatives(r) if isinstance(r, (str, list, tuple)) else []
-        if not golds:
-            golds = [r]
-        total += 5 * _ITEM_OVERHEAD + per_word * pw + per_char * pc
-        for g in golds:
-            gw, gc = _words_and_chars(g)
-            total += per_word * gw + per_char * gc + per_pair * (pw + 1) * (gw + 1)
-    return total
-
-
-#: METEOR on words never seen before (stems and WordNet synonym sets looked up cold), per
-#: word and per hypothesis-reference word pair: 1,000 rows x 12 unique words x 5 references
-#: took 17.6 s on the shared 2-core machine (load 11)
-METEOR_PER_WORD, METEOR_PER_PAIR = 150.0, 3.0
-_METEOR_PER_CHAR = METEOR_PER_WORD / 4
-
-
-def text_cost(chars: int) -> float:
-    """Work of ``chars`` characters of text under the dearest text metric (METEOR's rate)."""
-    return _METEOR_PER_CHAR * chars
+    """A generic estimate for a new metric of tokenized texts (``metricore new-metric``): per
+    row, per word and character of the prediction and of each gold, and ``per_pair`` for each
+    prediction-word x gold-word pair."""
+    f = text_features(predictions, references, words=True)
+    return (
+        5 * _ITEM_OVERHEAD * f["rows"]
+        + per_word * f["words"]
+        + per_char * f["chars"]
+        + per_pair * f["word_pairs"]
+    )
 
 
 def bootstrap_cost(name: str, config: str, predictions: Sequence[Any], references: Sequence[Any]) -> float:
     """Extra work of a 1,000-resample bootstrap interval: a vectorised pass over per-item
-    statistics for most metrics; CIDEr-D recomputes document frequencies per resample
-    (measured: 1,000 images x 6 captions of 12 words, 2.3 s)."""
-    n = len(predictions)
-    if name == "cider":
-        return token_cost(predictions, references, per_word=40.0)
-    return 2.0 * n + 50_000.0
+    statistics for most metrics (``bootstrap``); CIDEr (alone or in the COCO table) recomputes
+    its document frequencies per resample (``bootstrap/cider``)."""
+    cider = name == "cider" or (name == "coco_caption" and config == "coco")
+    features = text_features(predictions, references, words=cider)
+    return estimate("bootstrap/cider" if cider else "bootstrap", features)

@@ -17,7 +17,7 @@ from metricore.metrics.anls import (
     compute_anls,
     explain_anls,
 )
-from metricore.specs._cost import structured_cost, text_pair_cost
+from metricore.specs._cost import estimate, structure_features, text_features
 from metricore.stats.significance import Statistic, mean_statistic
 
 _THRESHOLD = Option(
@@ -66,7 +66,8 @@ def _explain(
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return (structured_cost if config in _STRUCTURED else text_pair_cost)(predictions, references)
+    features = (structure_features if config in _STRUCTURED else text_features)(predictions, references)
+    return estimate(f"anls/{config}", features)
 
 
 SPEC = MetricSpec(

@@ -19,7 +19,7 @@ from metricore.metrics.coco_caption import (
     compute_coco_caption,
     meteor_1_5_available,
 )
-from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
+from metricore.specs._cost import estimate, meteor15_cost, text_features
 
 if TYPE_CHECKING:
     from metricore.stats.significance import Statistic
@@ -99,13 +99,12 @@ def _statistics(r: COCOCaptionResult) -> dict[str, Statistic]:
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    """The n-gram scorers' work, plus METEOR 1.5's at the METEOR rate when it runs (its
-    alignment search dwarfs the rest)."""
-    scorers = _SCORERS[config]
-    per_pair, per_word = 0.05 * len(scorers), 0.0
-    if "meteor" in scorers and options.get("meteor", True):
-        per_pair, per_word = per_pair + METEOR_PER_PAIR, METEOR_PER_WORD
-    return token_cost(predictions, references, per_pair, per_word=per_word)
+    """The tokenizer's and the n-gram scorers' work (``coco_caption/<config>``), plus METEOR
+    1.5's on the path that runs when it is asked for."""
+    total = estimate(f"coco_caption/{config}", text_features(predictions, references, words=True))
+    if "meteor" in _SCORERS[config] and options.get("meteor", True):
+        total += meteor15_cost(predictions, references)
+    return total
 
 
 _CAPTIONS = (

@@ -31,7 +31,7 @@ from metricore.metrics.meteor15 import (
     meteor15_result,
     prepare_data,
 )
-from metricore.specs._cost import METEOR_PER_PAIR, METEOR_PER_WORD, token_cost
+from metricore.specs._cost import estimate, meteor15_cost, text_features
 from metricore.stats.significance import Statistic, mean_statistic
 
 NLTK_HYP = "It is a guide to action which ensures that the military always obeys the commands of the party"
@@ -148,7 +148,11 @@ def _explain(
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return token_cost(predictions, references, METEOR_PER_PAIR, per_word=METEOR_PER_WORD)
+    """METEOR 1.5 on the path that runs; the NLTK variants by config (without the synonym
+    stage the work is a little less: the same estimate holds)."""
+    if config == METEOR_1_5:
+        return meteor15_cost(predictions, references)
+    return estimate(f"meteor/{config}", text_features(predictions, references, words=True))
 
 
 def _data_available() -> bool:

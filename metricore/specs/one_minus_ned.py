@@ -21,7 +21,7 @@ from metricore.metrics.ned import (
     ned_items,
     ned_result,
 )
-from metricore.specs._cost import text_pair_cost
+from metricore.specs._cost import estimate, text_features
 from metricore.stats.significance import Statistic, SumStatistic, mean_statistic
 
 _EMPTY_PAIR = Option(
@@ -89,7 +89,7 @@ def _explain(
 def _cost(
     config: str, predictions: Sequence[Any], references: Sequence[Any], options: Mapping[str, Any]
 ) -> float:
-    return text_pair_cost(predictions, references)
+    return estimate(f"one_minus_ned/{config}", text_features(predictions, references))
 
 
 SPEC = MetricSpec(

@@ -27,7 +27,7 @@ from metricore.metrics.token_f1 import (
     token_f1_result,
     token_overlap,
 )
-from metricore.specs._cost import token_cost
+from metricore.specs._cost import estimate, text_features
 from metricore.stats.significance import (
     Statistic,
     SumStatistic,
@@ -415,7 +415,7 @@ def _cost(
 ) -> float:
     if config == "quac":
         references = [r.get("answers", []) if isinstance(r, Mapping) else r for r in references]
-    return token_cost(predictions, references, per_word=2.0)
+    return estimate(f"token_f1/{config}", text_features(predictions, references, words=True))
 
 
 def _task_score(config: str) -> str:

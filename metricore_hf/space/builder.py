@@ -15,7 +15,6 @@ import math
 import os
 import re
 import runpy
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +25,10 @@ from starlette.middleware import Middleware
 
 from metricore import registry
 from metricore.core.spec import BoundMetric, Config, MetricSpec
-from metricore.core.structured import jsonable, untag
+from metricore.core.structured import MAX_DEPTH, check_depth, jsonable, nesting_depth, untag
 from metricore_hf.space.controls import Control, controls_of
 from metricore_hf.space.display import (
     HEADLINE_CSS,
-    display,
     headline_html,
     histogram_svg,
     table_value,
@@ -44,12 +42,21 @@ from metricore_hf.space.limits import (
     MAX_QUEUE,
     MAX_ROWS,
     MAX_UPLOAD_BYTES,
+    STATE_SESSIONS,
     BodyLimit,
     check_limits,
     check_work,
     fail,
 )
-from metricore_hf.space.runner import Preparation, guarded, run_metric
+from metricore_hf.space.runner import (
+    Preparation,
+    compiled_paths_note,
+    guarded,
+    isolated,
+    run_metric,
+    start_workers,
+)
+from metricore_hf.workers import Scored, ScoreRequest, score_rows
 
 __all__ = [
     "CONFIDENCE",
@@ -94,7 +101,8 @@ class MetricSpace:
         need = self.metric.data
         data = None
         if need is not None and need.available():
-            data = Preparation(need.what, need.prepare, need.prepared)
+            # built in a process of its own: its peak memory is given back when it ends
+            data = Preparation(need.what, isolated(need.prepare), need.prepared)
         object.__setattr__(self, "data", data)
 
     @property
@@ -137,6 +145,7 @@ def metric_app(name: str, app_file: str | Path | None = None) -> gr.Blocks:
     """The whole app of metric ``name``: ``spaces/<name>/app.py`` is this call."""
     space = metric_space(name, app_file)
     space.start_data()
+    start_workers([name])
     return build_app(space)
 
 
@@ -155,15 +164,18 @@ def _check_confidence(space: MetricSpace, confidence: Any) -> float | None:
     return float(confidence)
 
 
-def _with_data(space: MetricSpace, config: Config, options: dict[str, Any]) -> dict[str, Any]:
-    """``options``, or the config's fallback while its one-time data is being prepared (said in
-    a warning); a config that cannot do without the data is refused until it is there."""
+def _with_data(
+    space: MetricSpace, config: Config, options: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """``options``, or the config's fallback while its one-time data is being prepared (with
+    the note that says so); a config that cannot do without the data is refused until it is
+    there."""
     need, data = space.metric.data, space.data
     if need is None or data is None or config.name not in need.configs:
-        return options
+        return options, None
     data.start()
     if data.ready():
-        return options
+        return options, None
     fallback = need.fallback.get(config.name)
     if fallback is None:
         raise ValueError(
@@ -171,78 +183,46 @@ def _with_data(space: MetricSpace, config: Config, options: dict[str, Any]) -> d
         )
     given = {**config.defaults, **options}
     if all(given.get(k) == v for k, v in fallback.items()):  # asked for nothing the data gives
-        return options
-    warnings.warn(
+        return options, None
+    note = (
         f"{need.what} is being prepared (once per machine, about a minute): this result is scored without "
-        "it; score again shortly",
-        stacklevel=2,
+        "it; score again shortly"
     )
-    return {**options, **fallback}
+    return {**options, **fallback}, note
 
 
-def _bind(space: MetricSpace, config: str | None, params: Mapping[str, Any]) -> BoundMetric:
+def _bind(
+    space: MetricSpace, config: str | None, params: Mapping[str, Any]
+) -> tuple[BoundMetric, str | None]:
     metric = space.metric
     try:
         chosen = metric.config(config or None)
         by_name = {c.name: c for c in space.controls}
         options = {k: by_name[k].value_for_core(v) if k in by_name else v for k, v in params.items()}
-        options = _with_data(space, chosen, options)
-        return metric.bind_options(chosen.name, options)
+        options, note = _with_data(space, chosen, options)
+        return metric.bind_options(chosen.name, options), note
     except (TypeError, ValueError) as err:
         raise fail(str(err)) from None
 
 
-def _rows(
-    bound: BoundMetric, result: Any, predictions: Sequence[Any], references: Sequence[Any]
-) -> list[dict]:
-    """The per-sample table: the result's records, the closest gold under the spec's label
-    (or the references, for a metric that scores against all of them), the per-item columns
-    (a copy of the main score left out) and the spec's *why*."""
-    why = bound.explain(predictions, references, result)
-    records = result.per_item()
-    scores = list(result.scores)
-    columns = {k: list(v) for k, v in result.columns().items()}
-    same = {k for k, v in columns.items() if v == scores}
-    has_closest = any(r["closest"] is not None for r in records)
-    label = bound.spec.closest_label
-    rows = []
-    for record, ref, text in zip(records, references, why):
-        row: dict[str, Any] = {}
-        if record["id"] is not None:
-            row["id"] = record["id"]
-        row["prediction"] = display(record["prediction"] if record["prediction"] is not None else "")
-        if has_closest:
-            row[label] = "" if record["closest"] is None else display(record["closest"])
-        row["score"] = record["score"]
-        for key in columns:
-            if key != "id" and key not in same:
-                row[key] = record[key]
-        if not has_closest:
-            row["references"] = display(ref)
-        row["why"] = text
-        rows.append(row)
-    return rows
-
-
-def _headline(result: Any, confidence: float | None) -> dict[str, Any]:
-    """The headline numbers, each with ``<key>_ci_low``/``_ci_high`` when an interval was
-    asked for (NaN bounds of an empty subgroup left out)."""
-    out: dict[str, Any] = dict(result.headline())
-    if confidence is None:
-        return out
-    from metricore.intervals import confidence_intervals
-
-    for key, ci in confidence_intervals(result, confidence=confidence).items():
-        if key in out and math.isfinite(ci.low) and math.isfinite(ci.high):
-            out[key + "_ci_low"], out[key + "_ci_high"] = ci.low, ci.high
-    return out
-
-
-def _scored(
+def _request(
     bound: BoundMetric, predictions: list[Any], references: list[Any], confidence: float | None
-) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
-    result = bound.run(predictions, references)
-    return result, _headline(result, confidence), _rows(bound, result, predictions, references)
+) -> ScoreRequest:
+    """What the worker scores: the metric by its registry name (its spec itself when it is
+    not the registry's), the config, the bound options and the rows."""
+    spec = bound.spec
+    try:
+        same = registry.get(spec.name) is spec
+    except ValueError:
+        same = False
+    return ScoreRequest(
+        spec.name if same else spec,
+        bound.config.name,
+        dict(bound.options),
+        predictions,
+        references,
+        confidence,
+    )
 
 
 def score(
@@ -252,9 +232,11 @@ def score(
     config: str | None = None,
     params: Mapping[str, Any] | None = None,
     confidence: float | None = None,
-) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
+) -> Scored:
     """Check the limits, bind the config and options (the spec's one check), check the work
-    budget, then score in a worker with the time limit: ``(result, headline, rows)``.
+    budget, then score in a worker process with the time and memory limits
+    (:func:`~.runner.run_metric`): the headline, the per-sample rows and the signature as
+    plain data (:class:`~metricore_hf.workers.Scored`).
 
     Every problem with the input, and any error of the metric, is raised as ``gr.Error`` with
     the message only; the metric's ``UserWarning``s become ``gr.Warning`` toasts.
@@ -266,35 +248,41 @@ def score(
     if params is not None and not isinstance(params, Mapping):
         raise fail("`params` must be an object mapping option names to values.")
     level = _check_confidence(space, confidence)
-    bound = _bind(space, config, params or {})
-    _check_budget(bound, predictions, references, level)
-    return run_metric(space.name, _scored, bound, predictions, references, level)
+    bound, note = _bind(space, config, params or {})
+    work = _check_budget(bound, predictions, references, level)
+    scored = run_metric(space.name, score_rows, _request(bound, predictions, references, level), work=work)
+    if note is not None:
+        gr.Warning(note)
+    return scored
 
 
 def _check_budget(
     bound: BoundMetric, predictions: list[Any], references: list[Any], level: float | None
-) -> None:
+) -> float | None:
+    """The request's estimated work (``None`` for a malformed request, whose problem the
+    metric's own checks name), refused over the budget."""
     from metricore.specs._cost import bootstrap_cost, describe
 
     try:
         work = bound.cost(predictions, references)
     except (TypeError, ValueError, LookupError):
-        return  # a malformed request: the metric's own checks name the problem
+        return None
     if level is not None:
         work += bootstrap_cost(bound.spec.name, bound.config.name, predictions, references)
     check_work(work, describe(predictions, references))
+    return work
 
 
-def _marker(result: Any, headline: Mapping[str, Any]) -> tuple[str, float, tuple[float, float] | None] | None:
+def _marker(scored: Scored) -> tuple[str, float, tuple[float, float] | None] | None:
     """The main headline number on the per-item scores' scale, and its interval."""
-    key = result.main_key()
+    key = scored.main_key
     if key is None:
         return None
-    value = headline.get(key)
+    value = scored.headline.get(key)
     if not isinstance(value, float) or not math.isfinite(value):
         return None
-    scale = result.item_scale()
-    ci = dict((k, c) for k, _, c in with_intervals(headline)).get(key)
+    scale = scored.item_scale
+    ci = dict((k, c) for k, _, c in with_intervals(scored.headline)).get(key)
     return key, value / scale, None if ci is None else (ci[0] / scale, ci[1] / scale)
 
 
@@ -436,14 +424,12 @@ def render(space: MetricSpace, *, api_prefix: str = "") -> Rendered:
         preds, refs = _ui_columns(space, config, source_value, table_value_, jsonl_value, file_value)
         params = {c.name: v for c, v in zip(space.controls, values) if c.applies_to(config)}
         level = CONFIDENCE if interval_value and space.confidence else None
-        result, head, rows = score(space, preds, refs, config, params, level)
-        shown = jsonable(head)
-        scores = [s for s in result.scores if isinstance(s, (int, float)) and math.isfinite(s)]
+        scored = score(space, preds, refs, config, params, level)
         return (
-            headline_html(shown, len(rows), level),
-            table_value(rows),
-            histogram_svg(scores, metric.score_range, _marker(result, head)),
-            result.signature,
+            headline_html(jsonable(scored.headline), len(scored.rows), level),
+            table_value(scored.rows),
+            histogram_svg(scored.scores, metric.score_range, _marker(scored)),
+            scored.signature,
         )
 
     ui_inputs = [config_box, source, table, jsonl, upload, interval, *controls]
@@ -480,16 +466,37 @@ def render(space: MetricSpace, *, api_prefix: str = "") -> Rendered:
         adds `<headline>_ci_low`/`_ci_high`. Returns {"headline": {...}, "rows": [{...}, ...],
         "signature": "..."}; non-finite numbers are the strings "nan", "inf", "-inf".
         """
-        result, head, rows = score(
+        for column, name in ((predictions, "predictions"), (references, "references")):
+            _check_tagged_depth(column, name)
+        scored = score(
             space, untag(predictions), untag(references), variant or None, params, confidence or None
         )
-        return {"headline": jsonable(head), "rows": jsonable(rows), "signature": result.signature}
+        return {
+            "headline": jsonable(scored.headline),
+            "rows": jsonable(scored.rows),
+            "signature": scored.signature,
+        }
 
     gr.api(compute, api_name=f"{api_prefix}compute")
 
     gr.Markdown("---")
     gr.Markdown(space.card(), latex_delimiters=[{"left": "$$", "right": "$$", "display": True}])
     return Rendered(run_ui, ui_inputs, ui_outputs)
+
+
+def _check_tagged_depth(column: Any, name: str) -> None:
+    """The core's message for an API item nested deeper than the core allows, before the
+    (recursive) untagging could end in a RecursionError: a tuple travels as two levels
+    (``{"__tuple__": [...]}``), so only an item past twice the core's depth is surely too deep
+    here; the core names the others."""
+    if not isinstance(column, list):
+        return
+    for i, value in enumerate(column):
+        if nesting_depth(value, 2 * MAX_DEPTH + 1) > 2 * MAX_DEPTH + 1:
+            try:
+                check_depth(value, f"{name}[{i}]")
+            except ValueError as err:
+                raise fail(str(err)) from None
 
 
 def build_app(space: MetricSpace) -> gr.Blocks:
@@ -523,6 +530,7 @@ class CustomSpace:
 
 
 def build_custom_app(space: CustomSpace) -> gr.Blocks:
+    start_workers([space.name])
     with gr.Blocks(title=space.title, analytics_enabled=False) as demo:
         rendered = space.render("")
         if rendered is not None:
@@ -559,6 +567,7 @@ def build_index(spaces: Sequence[MetricSpace | CustomSpace], *, title: str, intr
     with its API under ``/<name>_compute``; a tab scores its first example when first shown."""
     if not spaces:
         raise ValueError("build_index: no Space to show")
+    start_workers(s.name for s in spaces)
     with gr.Blocks(title=title, analytics_enabled=False) as demo:
         gr.Markdown(intro)
         with gr.Tabs():
@@ -606,15 +615,20 @@ def launch(app: MetricSpace | CustomSpace | gr.Blocks, **kwargs: Any) -> Any:
     """Serve on ``GRADIO_SERVER_NAME``:``GRADIO_SERVER_PORT`` (default 127.0.0.1:7860), no
     share link, no analytics, no MCP server, system fonts (nothing fetched by the page), with
     the limits of :mod:`metricore_hf.space.limits`: :data:`CONCURRENCY` requests per event at
-    once and :data:`MAX_QUEUE` waiting, bodies up to :data:`MAX_BODY_BYTES`, every error's
-    message shown."""
+    once and :data:`MAX_QUEUE` waiting, bodies up to :data:`MAX_BODY_BYTES`, the state of at
+    most :data:`STATE_SESSIONS` sessions kept, every error's message shown; the scoring
+    workers start warming up at once (:mod:`.runner`)."""
     if isinstance(app, MetricSpace):
         app.start_data()
+        start_workers([app.name])
         demo = build_app(app)
     elif isinstance(app, CustomSpace):
+        start_workers([app.name])
         demo = build_custom_app(app)
     else:
         demo = app
+    start_workers(now=True)  # warm workers from start-up on, in the background
+    print(f"metricore Space: {compiled_paths_note()}", flush=True)
     options: dict[str, Any] = {
         "server_name": os.environ.get("GRADIO_SERVER_NAME") or "127.0.0.1",
         "server_port": int(os.environ.get("GRADIO_SERVER_PORT") or 7860),
@@ -625,6 +639,7 @@ def launch(app: MetricSpace | CustomSpace | gr.Blocks, **kwargs: Any) -> Any:
         "footer_links": ["api"],
         "theme": system_theme(),
         "show_error": True,
+        "state_session_capacity": STATE_SESSIONS,
         "app_kwargs": {"middleware": [Middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)]},
     }
     options.update(kwargs)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from metricore.core.structured import to_json
+from metricore_hf.workers.jobs import display  # its home: the workers build the rows with it
 
 __all__ = [
     "HEADLINE_CSS",
@@ -24,11 +24,6 @@ __all__ = [
 
 _HIST_BINS = 10
 CI_LOW, CI_HIGH = "_ci_low", "_ci_high"
-
-
-def display(value: Any) -> str:
-    """A table cell for any answer: strings as they are, structures as tagged JSON."""
-    return value if isinstance(value, str) else to_json(value)
 
 
 def _fmt(value: Any) -> str:

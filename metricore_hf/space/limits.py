@@ -1,30 +1,47 @@
 """The limits of a public Space (no request may pin it) and how a refusal is worded.
 
 Before scoring, a request must have at most :data:`MAX_ROWS` rows and :data:`MAX_CHARS`
-characters per string, and its estimated work (the spec's cost, units of about a microsecond
-of one core) must stay under :data:`MAX_WORK`; a refusal names the limit and the measured
-size. Request bodies over :data:`MAX_BODY_BYTES` are refused (HTTP 413) before they are read.
+characters per string, and its estimated work (the spec's cost, units of a microsecond of CPU
+in a worker, calibrated in ``benchmarks/space_cost_calibration.md``) must stay under
+:data:`MAX_WORK`; a refusal names the limit and the measured size. Request bodies over
+:data:`MAX_BODY_BYTES` are refused (HTTP 413) before they are read. A request is scored in a
+worker process (:mod:`.runner`) killed after :data:`TIME_LIMIT` seconds and allowed
+:data:`MEMORY_LIMIT_MB` of memory; :data:`WORKERS` requests are scored at once, of which one
+fewer may be large (over :data:`SMALL_WORK`), and :data:`LARGE_WAITING` large ones may wait.
 Every refusal is a ``gr.Error`` carrying the message only (:func:`fail`).
+
+A deployment may change the numbers of the work it accepts through the environment:
+``METRICORE_SPACE_TIME_LIMIT`` (seconds), ``METRICORE_SPACE_MAX_WORK`` (units),
+``METRICORE_SPACE_MEMORY_MB``, ``METRICORE_SPACE_WORKERS`` (a machine with more cores).
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
 from collections.abc import Sequence
 from typing import Any
 
 import gradio as gr
 
+from metricore.core.structured import check_depth
+
 __all__ = [
+    "CLI_HINT",
     "MAX_ROWS",
     "MAX_CHARS",
     "MAX_UPLOAD_BYTES",
     "MAX_BODY_BYTES",
     "MAX_WORK",
     "TIME_LIMIT",
+    "MEMORY_LIMIT_MB",
+    "WORKERS",
+    "SMALL_WORK",
+    "LARGE_WAITING",
     "CONCURRENCY",
     "MAX_QUEUE",
+    "STATE_SESSIONS",
     "BodyLimit",
     "check_limits",
     "check_strings_limit",
@@ -37,13 +54,40 @@ MAX_CHARS = 2_000
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 #: largest HTTP request body (an uploaded file plus the form around it)
 MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 4 * 1024 * 1024
-#: largest estimated work of one request (the registry's ``cost``, ~microseconds of one core)
-MAX_WORK = 8_000_000
-#: wall-clock seconds one scoring may take
-TIME_LIMIT = 30.0
-#: requests of one event scored at once (Gradio's queue), and how many may wait
-CONCURRENCY = 4
+
+
+def _env_number(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    try:
+        number = float(value) if value else default
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if not number > 0:
+        raise ValueError(f"{name} must be positive, got {value!r}")
+    return number
+
+
+#: what a refusal suggests for a request too large for a Space
+CLI_HINT = "run it locally with the CLI (pip install metricore; metricore --help), which has no limits"
+#: largest estimated work of one request (the spec's ``cost``, microseconds of CPU)
+MAX_WORK = _env_number("METRICORE_SPACE_MAX_WORK", 8_000_000)
+#: wall-clock seconds one scoring may take before its worker is killed
+TIME_LIMIT = _env_number("METRICORE_SPACE_TIME_LIMIT", 30.0)
+#: memory one scoring may add to its worker (MB)
+MEMORY_LIMIT_MB = int(_env_number("METRICORE_SPACE_MEMORY_MB", 2048))
+#: requests scored at once (worker processes), at least 2; one fewer may be large
+WORKERS = max(2, int(_env_number("METRICORE_SPACE_WORKERS", 2)))
+#: estimated work up to which a request is small: it never waits behind a large one
+SMALL_WORK = 1_000_000
+#: large requests that may wait for a worker (one more is refused as busy)
+LARGE_WAITING = 1
+#: requests of one event handled at once by Gradio (they wait for a worker), and how many may
+#: wait in Gradio's queue
+CONCURRENCY = 8
 MAX_QUEUE = 64
+#: sessions whose state Gradio keeps (each API call opens one; a Space keeps no state of its
+#: own, so a small number bounds the memory: Gradio's default of 10,000 grew without end)
+STATE_SESSIONS = 64
 
 
 def fail(message: str) -> gr.Error:
@@ -79,13 +123,19 @@ def check_strings_limit(value: Any, where: str) -> None:
 
 
 def check_limits(predictions: Sequence[Any], references: Sequence[Any]) -> None:
-    """The row and string limits of a request."""
+    """The row and string limits of a request, and the core's nesting limit (its message: the
+    request travels to a worker pickled, and pickling a structure nested past the interpreter's
+    recursion limit would fail without naming the item)."""
     n = max(len(predictions), len(references))
     if n > MAX_ROWS:
         raise fail(f"Too many rows: {n:,} (limit: {MAX_ROWS:,} rows per request).")
     for name, column in (("predictions", predictions), ("references", references)):
         for i, value in enumerate(column):
             check_strings_limit(value, f"{name}[{i}]")
+            try:
+                check_depth(value, f"{name}[{i}]")
+            except ValueError as err:
+                raise fail(str(err)) from None
 
 
 def check_work(work: float, size: str) -> None:
@@ -95,7 +145,7 @@ def check_work(work: float, size: str) -> None:
         raise fail(
             f"Request too large to score here: {size}, an estimated {work / 1e6:,.1f} s of work "
             f"(limit: {MAX_WORK / 1e6:,.0f} s of estimated work per request). Score it in parts, "
-            "or run metricore locally, which has no limit."
+            f"or {CLI_HINT}."
         )
 
 

@@ -10,20 +10,45 @@ carrying its message (never a stack trace, never an empty error); the metric's
 
 from __future__ import annotations
 
-import contextvars
-import ctypes
 import functools
 import html
+import sys
 import threading
-import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import gradio as gr
 
-from metricore_hf.space.limits import TIME_LIMIT, fail
+from metricore_hf.space.limits import (
+    CLI_HINT,
+    LARGE_WAITING,
+    MEMORY_LIMIT_MB,
+    SMALL_WORK,
+    TIME_LIMIT,
+    WORKERS,
+    fail,
+)
+from metricore_hf.workers import (
+    Busy,
+    Pool,
+    Reply,
+    TimeLimitExceeded,
+    WorkerDied,
+    WorkersUnavailable,
+    processes_available,
+    run_job,
+)
+from metricore_hf.workers.zygote import Job
 
-__all__ = ["Preparation", "guarded", "run_metric"]
+__all__ = [
+    "Preparation",
+    "compiled_paths_note",
+    "guarded",
+    "isolated",
+    "run_metric",
+    "start_workers",
+    "workers",
+]
 
 
 def guarded(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -94,100 +119,138 @@ class Preparation:
             )
 
 
-class _Interrupted(BaseException):
-    """Raised inside a scoring thread that ran past :data:`TIME_LIMIT` (a ``BaseException``,
-    so no ``except Exception`` of a metric swallows it)."""
+# ----------------------------------------------------------------------------- the workers
+
+_POOL: Pool | None = None
+_WARM: list[str] = []
+_POOL_LOCK = threading.Lock()
 
 
-#: the warnings list of the scoring running in this thread (None: not a scoring thread)
-_CAPTURE = threading.local()
-_HOOK_LOCK = threading.Lock()
+def start_workers(names: Iterable[str] = (), *, now: bool = False) -> None:
+    """Name metrics whose worked examples the workers' zygote runs before it forks (warm
+    workers); ``now``: start the zygote in the background at once (a served Space), instead
+    of on the first request."""
+    with _POOL_LOCK:
+        for name in names:
+            if name not in _WARM:
+                _WARM.append(name)
+    if now and processes_available():
+        workers().start()
 
 
-def _install_warning_hook() -> None:
-    """Route warnings raised in scoring threads to that request's list.
-
-    ``warnings.catch_warnings`` swaps process-wide state, so two requests scored at once
-    would see each other's warnings (or lose them); instead a ``showwarning`` hook appends
-    to the list of the thread that raised the warning and leaves every other thread's
-    warnings to the hook it replaced. ``UserWarning``s are shown every time (not once per
-    location), so every request that triggers one gets its toast. Installed again whenever
-    someone else's ``catch_warnings`` (a test runner's) restored the previous hook."""
-    with _HOOK_LOCK:
-        if getattr(warnings.showwarning, "metricore_capture", False):
-            return
-        previous = warnings.showwarning
-
-        def showwarning(
-            message: Any, category: Any, filename: Any, lineno: Any, *args: Any, **kw: Any
-        ) -> None:
-            caught = getattr(_CAPTURE, "caught", None)
-            if caught is None:
-                previous(message, category, filename, lineno, *args, **kw)
-            else:
-                caught.append(warnings.WarningMessage(message, category, filename, lineno))
-
-        showwarning.metricore_capture = True  # type: ignore[attr-defined]
-        warnings.showwarning = showwarning
-        warnings.filterwarnings("always", category=UserWarning)
+def workers() -> Pool:
+    """The process's pool of scoring workers (created on first use, with the metrics named to
+    :func:`start_workers` so far)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            slots = max(2, WORKERS)
+            _POOL = Pool(_WARM, slots=slots, large_slots=slots - 1, large_waiting=LARGE_WAITING)
+        return _POOL
 
 
-class _Scoring(threading.Thread):
-    """One request's scoring, in a daemon thread of its own (see :func:`run_metric`)."""
-
-    def __init__(self, fn: Callable[..., Any], args: Any, kwargs: Any) -> None:
-        super().__init__(name="metricore-scoring", daemon=True)
-        self.call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
-        self.result: Any = None
-        self.error: BaseException | None = None
-        self.caught: list[warnings.WarningMessage] = []
-
-    def run(self) -> None:
-        _CAPTURE.caught = self.caught
-        try:
-            self.result = self.call()
-        except BaseException as err:  # handed to the requesting thread
-            self.error = err
-        finally:
-            _CAPTURE.caught = None
-
-    def interrupt(self) -> None:
-        """Raise :class:`_Interrupted` in the thread at its next Python instruction (a call
-        into C, e.g. one LAPACK routine, finishes first; the budget keeps those short)."""
-        if self.ident is not None and self.is_alive():
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                ctypes.c_ulong(self.ident), ctypes.py_object(_Interrupted)
-            )
+_INLINE_NOTED = threading.Event()
 
 
-def run_metric(name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)`` in a worker thread limited to :data:`TIME_LIMIT` seconds, with
-    every error turned into a ``gr.Error`` carrying only its message, and the ``UserWarning``s
-    it raises shown as ``gr.Warning`` toasts of this request."""
-    _install_warning_hook()
-    job = _Scoring(fn, args, kwargs)
-    job.start()
-    job.join(TIME_LIMIT)
-    if job.is_alive():
-        job.interrupt()
-        raise fail(
-            f"{name}: scoring took longer than the limit of {TIME_LIMIT:g} s (wall clock) and was "
-            "stopped; score a smaller request, or run metricore locally."
+def _inline(job: Job) -> Reply:
+    if not _INLINE_NOTED.is_set():
+        _INLINE_NOTED.set()
+        print(
+            "metricore Space: worker processes are not available on this platform; scoring runs in "
+            "the server, without the time and memory limits",
+            file=sys.stderr,
+            flush=True,
         )
-    err = job.error
-    if err is not None:
-        if isinstance(err, gr.Error):
-            raise err
-        if isinstance(err, (TypeError, ValueError, LookupError, ImportError)):
-            raise fail(str(err)) from None
-        if isinstance(err, RecursionError):
-            raise fail(f"{name}: the input is nested too deeply to score") from None
-        if isinstance(err, MemoryError):
-            raise fail(f"{name}: the request needs more memory than this Space has") from None
-        if isinstance(err, Exception):  # a bug must not show a stack trace (or an empty error)
-            raise fail(f"{name}: unexpected {type(err).__name__}: {err}") from None
-        raise err
-    for w in job.caught:
-        if issubclass(w.category, UserWarning):
-            gr.Warning(html.escape(str(w.message), quote=False))
-    return job.result
+    return run_job(Job(job.fn, job.args, job.kwargs, None))
+
+
+def _stopped(name: str, what: str) -> gr.Error:
+    return fail(f"{name}: {what}. Score fewer rows or shorter texts, or {CLI_HINT}.")
+
+
+def _reply(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict, work: float | None) -> Reply:
+    if not processes_available():
+        return _inline(Job(fn, args, kwargs))
+    large = work is None or work > SMALL_WORK
+    try:
+        return workers().run(
+            fn,
+            args,
+            kwargs,
+            large=large,
+            time_limit=TIME_LIMIT,
+            memory=MEMORY_LIMIT_MB * 2**20,
+            wait=2 * TIME_LIMIT + 60.0,
+        )
+    except TimeLimitExceeded:
+        raise _stopped(
+            name,
+            f"scoring took longer than the limit of {TIME_LIMIT:g} s and was stopped (its process "
+            "ended: nothing of it runs on)",
+        ) from None
+    except WorkerDied:
+        raise _stopped(
+            name,
+            "the scoring process ended without a result (most likely it needed more than the "
+            f"{MEMORY_LIMIT_MB:,} MB of memory a request may use)",
+        ) from None
+    except Busy as busy:
+        raise fail(
+            f"{name}: this Space is busy with other large requests ({busy.running} running, "
+            f"{busy.waiting} waiting); try again in a minute, send a smaller request (one estimated "
+            f"under {SMALL_WORK / 1e6:g} s of work is never held up by large ones), or {CLI_HINT}."
+        ) from None
+    except WorkersUnavailable as err:
+        raise fail(f"{name}: the scoring workers could not start ({err}); try again shortly.") from None
+
+
+def run_metric(
+    name: str, fn: Callable[..., Any], *args: Any, work: float | None = None, **kwargs: Any
+) -> Any:
+    """``fn(*args, **kwargs)`` in a worker process (module docstring), admitted by its
+    estimated ``work`` (the spec's cost units; ``None``: large). ``fn`` and its arguments are
+    pickled (``fn`` by reference: a module-level function), and so is its return value: plain
+    data, not a heavy result object. Every error becomes a ``gr.Error`` carrying only its
+    message; the ``UserWarning``s it raised are shown as ``gr.Warning`` toasts of this
+    request."""
+    reply = _reply(name, fn, args, kwargs, work)
+    if reply.kind == "input":
+        raise fail(reply.message)
+    if reply.kind == "recursion":
+        raise fail(f"{name}: the input is nested too deeply to score")
+    if reply.kind == "memory":
+        raise _stopped(
+            name,
+            f"scoring needed more than the {MEMORY_LIMIT_MB:,} MB of memory a request may use and was stopped",
+        )
+    if reply.kind != "ok":  # a bug must not show a stack trace (or an empty error)
+        raise fail(f"{name}: unexpected {reply.message}")
+    for message in reply.warnings:
+        gr.Warning(html.escape(message, quote=False))
+    return reply.value
+
+
+def isolated(fn: Callable[[], Any]) -> Callable[[], None]:
+    """``fn`` as a build that runs in a worker process of its own, without limits (one-time
+    data, e.g. METEOR 1.5's paraphrase index: its peak memory is given back when it ends); its
+    error is raised here as a ``ValueError`` with its message. ``fn``: a module-level function."""
+
+    def build() -> None:
+        reply = workers().run_unadmitted(fn) if processes_available() else run_job(Job(fn))
+        if reply.kind != "ok":
+            raise ValueError(reply.message or reply.kind)
+
+    return build
+
+
+def compiled_paths_note() -> str:
+    """Which METEOR 1.5 path this installation runs, and why, for the log at start-up: the
+    compiled one when ``pip`` could build the C extension (a compiler was there), else the
+    Python one (the same scores, slower; the cost model estimates each path)."""
+    from metricore.specs._cost import meteor15_backend
+
+    try:
+        name, why = meteor15_backend()
+    except Exception as err:  # METEOR 1.5 is optional; the note must not stop a Space
+        return f"METEOR 1.5: unknown path ({type(err).__name__}: {err})"
+    return f"METEOR 1.5 runs its {name} path ({why})"

@@ -57,7 +57,7 @@ DESCRIPTION = (
     f"Limits: {MAX_ROWS:,} samples, {MAX_CHARS:,} characters per string, "
     f"{MAX_UPLOAD_BYTES // 2**20} MB per file, an estimated {MAX_WORK / 1e6:g} s of work "
     f"(FID features: fewer samples than dimensions, or up to about 1,000 dimensions) and "
-    f"{TIME_LIMIT:g} s of scoring per request."
+    f"{TIME_LIMIT:g} s of scoring per request (in a process of its own, stopped at the limit)."
 )
 
 
@@ -73,14 +73,15 @@ def _check_limits(submission):
 
 
 def _check_budget(inputs):
-    """The challenge spec's cost of the per-task inputs against the Space's work budget."""
+    """The challenge spec's cost of the per-task inputs against the Space's work budget: the
+    estimated work (``None`` when malformed: scoring names the problem)."""
     try:
         rows, refs = task_rows(inputs)
     except (TypeError, ValueError, LookupError):
-        return  # malformed: scoring names the problem
+        return None
     work = METRIC.bind("fbc2").cost(rows, refs)
     if work <= MAX_WORK:
-        return
+        return work
     texts = [{k: v for k, v in row.items() if k not in ARRAYS} for row in rows]
     size = describe(texts, refs).replace("rows", "tasks", 1)
     for row in rows:
@@ -90,6 +91,7 @@ def _check_budget(inputs):
                 f", FID features {shapes[0][0]:,} x {shapes[0][1]:,} and {shapes[1][0]:,} x {shapes[1][1]:,}"
             )
     check_work(work, size)
+    return work
 
 
 def score(submission, missing="error"):
@@ -111,10 +113,10 @@ def score(submission, missing="error"):
             inputs = submission_inputs(**submission)
         except (TypeError, ValueError, LookupError):
             inputs = {}  # malformed: scoring names the problem
-        _check_budget(inputs)
-        return run_metric("challenge_score", score_submission, **submission, missing=missing)
-    _check_budget(submission)
-    return run_metric("challenge_score", score_challenge, submission, missing=missing)
+        work = _check_budget(inputs)
+        return run_metric("challenge_score", score_submission, **submission, missing=missing, work=work)
+    work = _check_budget(submission)
+    return run_metric("challenge_score", score_challenge, submission, missing=missing, work=work)
 
 
 def _eligibility(task):

@@ -1,7 +1,9 @@
 """Deployability: every Space card is complete, ``scripts/bundle`` writes self-contained
 folders, and a bundle installs into a fresh virtual env from its own ``requirements.txt``
 only, where ``evaluate.load(<bundle folder>)`` computes offline (the same numbers as the core
-here)."""
+here). The bundle ships metricore as a source distribution: installed where a C compiler is,
+METEOR 1.5 runs compiled; where the compiler fails, the install still succeeds and the
+Python path runs, which the Space says at start-up."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-import zipfile
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -48,24 +50,33 @@ def bundles(tmp_path_factory):
 
 def test_bundle_is_self_contained(bundles):
     folder = bundles / "one_minus_ned"
-    wheel = next(folder.glob("metricore-*-py3-none-any.whl"))
+    sdist = next(folder.glob("metricore-*.tar.gz"))
     assert {p.name for p in folder.iterdir()} == {
         "one_minus_ned.py",
         "README.md",
         "app.py",
         "requirements.txt",
-        wheel.name,
+        sdist.name,
     }
-    names = set(zipfile.ZipFile(wheel).namelist())
+    top = sdist.name[: -len(".tar.gz")]
+    with tarfile.open(sdist) as archive:
+        names = {n.removeprefix(top + "/") for n in archive.getnames()}
     assert {
+        "setup.py",
+        "setup.cfg",
+        "pyproject.toml",
         "metricore/__init__.py",
         "metricore/metrics/ned.py",
+        "metricore/metrics/meteor15/_fast.c",
         "metricore_hf/evaluate_module.py",
         "metricore_hf/space/builder.py",
+        "metricore_hf/workers/pool.py",
         "metricore/specs/one_minus_ned.py",
+        "metrics/one_minus_ned/one_minus_ned.py",
     } <= names
+    assert not any(n.endswith((".so", ".pyc")) for n in names)  # nothing of this machine's build
     reqs = (folder / "requirements.txt").read_text().splitlines()
-    assert f"./{wheel.name}" in reqs
+    assert f"./{sdist.name}" in reqs
     assert not any(r.split("=")[0].strip() in ("metricore", "gradio") for r in reqs if not r.startswith("#"))
     assert f"evaluate=={importlib.metadata.version('evaluate')}" in reqs
     meta = _header((folder / "README.md").read_text(encoding="utf-8"))
@@ -149,8 +160,70 @@ def test_bundle_installs_into_a_fresh_venv_and_computes_offline(bundles, tmp_pat
     )
     assert run.returncode == 0, run.stderr[-3000:]
     out = json.loads(run.stdout.strip().splitlines()[-1])
-    assert out["core"].startswith(str(venv))  # the wheel's copy, not this checkout
+    assert out["core"].startswith(str(venv))  # the installed copy, not this checkout
     core = compute_one_minus_ned(preds, refs, lowercase=True)
     assert out["result"]["one_minus_ned"] == core.one_minus_ned
     assert out["result"]["scores"] == core.scores
     assert out["result"]["signature"] == core.signature
+
+
+def _path_in(target: Path) -> tuple[str, str, str]:
+    """The METEOR 1.5 path a metricore installed into ``target`` runs, the reason the Space's
+    start-up note gives, and where that metricore is."""
+    script = (
+        "import metricore\n"
+        "from metricore.specs._cost import meteor15_backend\n"
+        "print(*meteor15_backend(), metricore.__file__, sep='|')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", "METRICORE_METEOR15_PURE_PYTHON")}
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=target,
+        env=dict(env, PYTHONPATH=str(target)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    name, why, where = run.stdout.strip().splitlines()[-1].split("|", 2)
+    return name, why, where
+
+
+@pytest.mark.slow
+def test_bundle_builds_the_compiled_path_and_falls_back_without_a_compiler(bundles, tmp_path):
+    """The source distribution of a bundle, installed with a C compiler, runs METEOR 1.5
+    compiled; installed where the compiler fails (``CC=false``), it installs all the same and
+    runs the Python path, and says why. (Only the package is built and installed, into a
+    folder of its own: its dependencies are this environment's.)"""
+    import shutil
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine")
+    sdist = next((bundles / "meteor").glob("metricore-*.tar.gz"))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    for cc, want in ((None, "compiled"), ("false", "python")):
+        target = tmp_path / want
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--no-build-isolation",
+                "--target",
+                str(target),
+                str(sdist),
+            ],
+            cwd=tmp_path,
+            env=dict(env, CC=cc) if cc else env,
+            check=True,
+            timeout=600,
+        )
+        name, why, where = _path_in(target)
+        assert where.startswith(str(target)), where
+        assert name == want, why
+        if want == "python":
+            assert "not built" in why

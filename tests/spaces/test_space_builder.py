@@ -48,11 +48,12 @@ def test_examples_load_into_the_table_losslessly(name):
             ex.title
         )  # "x" and ["x"] are one gold
         params = {c.name: v for c, v in zip(metric.controls, values) if c.applies_to(config)}
-        result, headline, rows = space.score(metric, preds, refs, config, params)
+        scored = space.score(metric, preds, refs, config, params)
         lo, hi = spec.score_range
+        rows = scored.rows
         assert len(rows) == len(ex.predictions) and all(lo <= r["score"] <= hi for r in rows), ex.title
         assert (
-            result.signature
+            scored.signature
             == spec.bind(ex.config, **ex.options).run(ex.predictions, ex.references).signature
         )
 
@@ -64,16 +65,12 @@ def test_any_error_of_the_metric_is_a_message():
 
     from metricore_hf import space
 
-    def boom(config, predictions, references, options):
-        raise RuntimeError("boom")
+    from .toys import boom, missing_data
 
     toy = space.MetricSpace(dataclasses.replace(get("one_minus_ned"), compute=boom))
     with pytest.raises(gr.Error, match="one_minus_ned: unexpected RuntimeError: boom") as info:
         space.score(toy, ["a"], ["a"])
     assert info.value.message and "Traceback" not in info.value.message
-
-    def missing_data(config, predictions, references, options):
-        raise LookupError("WordNet is not installed: run scripts/setup")
 
     toy = space.MetricSpace(dataclasses.replace(get("one_minus_ned"), compute=missing_data))
     with pytest.raises(gr.Error, match="WordNet is not installed"):
@@ -105,21 +102,24 @@ def test_deep_structures_get_the_cores_message():
 
 
 def test_headline_and_histogram_show_the_interval():
-    from metricore.metrics.anls import compute_anls
     from metricore_hf.space.builder import _marker
     from metricore_hf.space.display import headline_html, histogram_svg
+    from metricore_hf.workers import Scored
 
     head = {"anls": 0.734, "anls_ci_low": 0.712, "anls_ci_high": 0.755, "cer": "inf"}
     page = headline_html(head, 3, 0.95)
     assert "0.7340 [0.7120, 0.7550]" in page and 'data-ci-low="0.712"' in page
     assert 'data-key="anls_ci_low"' not in page and ">inf<" in page and "95% bootstrap interval" in page
-    result = compute_anls(["a", "b"], ["a", "c"])
-    svg = histogram_svg([0.0, 0.55, 1.0, 2.0], (0.0, 1.0), _marker(result, head))
+
+    def scored(headline):
+        return Scored(headline, [], "", [], "anls", 1.0)
+
+    svg = histogram_svg([0.0, 0.55, 1.0, 2.0], (0.0, 1.0), _marker(scored(head)))
     assert 'data-counts="1,0,0,0,0,1,0,0,0,2"' in svg  # out-of-range scores go to the end bins
     assert (
         'class="mc-ci"' in svg and 'data-low="0.712" data-high="0.755"' in svg and 'data-value="0.734"' in svg
     )
-    assert 'class="mc-ci"' not in histogram_svg([0.5], (0.0, 1.0), _marker(result, {"anls": 0.5}))
+    assert 'class="mc-ci"' not in histogram_svg([0.5], (0.0, 1.0), _marker(scored({"anls": 0.5})))
 
 
 def test_index_and_bundled_card_lookup(tmp_path):

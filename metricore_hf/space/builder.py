@@ -179,13 +179,13 @@ def _with_data(
     fallback = need.fallback.get(config.name)
     if fallback is None:
         raise ValueError(
-            f"{need.what} is being prepared (once per machine, about a minute); score again shortly"
+            f"{need.what} is being prepared (a few seconds, once per machine); score again shortly"
         )
     given = {**config.defaults, **options}
     if all(given.get(k) == v for k, v in fallback.items()):  # asked for nothing the data gives
         return options, None
     note = (
-        f"{need.what} is being prepared (once per machine, about a minute): this result is scored without "
+        f"{need.what} is being prepared (a few seconds, once per machine): this result is scored without "
         "it; score again shortly"
     )
     return {**options, **fallback}, note

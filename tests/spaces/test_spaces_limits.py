@@ -397,7 +397,7 @@ def test_coco_caption_cost_estimate_keeps_up_with_meteor_1_5():
 def test_coco_caption_first_meteor_request_on_a_new_machine(tmp_path):
     """A fresh deployment has no METEOR 1.5 paraphrase index on disk (it is built from
     pycocoevalcap's paraphrase-en.gz once per machine and cached under ``$XDG_CACHE_HOME``;
-    about a minute of CPU). The Space builds it in a background thread from start-up: requests
+    seconds of CPU). The Space builds it in a background thread from start-up: requests
     made meanwhile (the page scores its first worked example on opening) are answered within
     the time limit with the rest of the table, and once the index is there METEOR is back,
     also within the limit. Inside a request the build would be stopped by the time limit,

@@ -262,9 +262,12 @@ def test_per_item_predictions_are_the_scored_ones():
 
 def test_cost_grows_with_the_work():
     spec = get("anls")
-    small = spec.bind("docvqa").cost(["abc"], [["abd"]])
-    large = spec.bind("docvqa").cost(["abc" * 100] * 10, [["abd" * 100] * 5] * 10)
-    assert large > 100 * small
+    bound = spec.bind("docvqa")
+    base = bound.cost(["abc"], [["abd"]])  # mostly the request's fixed cost
+    ten = bound.cost(["abc" * 100] * 10, [["abd" * 100] * 5] * 10)
+    thousand = bound.cost(["abc" * 100] * 1000, [["abd" * 100] * 5] * 1000)
+    assert base < ten < thousand
+    assert thousand - base > 50 * (ten - base)  # the work part grows with the rows
     deep = spec.bind("anls_star").cost([[["a"] * 50]], [[["b"] * 50]])
     assert deep > spec.bind("anls_star").cost([["a"]], [["b"]])
 

@@ -68,10 +68,11 @@ def test_attack_requests_are_refused_naming_limit_and_size():
     """Requests whose real work is far over the budget (``benchmarks/space_cost_calibration.md``)
     are refused before scoring, the message naming the limit and the request's size."""
     meteor = _spec("meteor")
-    letters = " ".join(["a"] * 1000)  # issue 26: 40 s of METEOR 1.5 alignment search
+    predictions, references = _new_rows(5000, 12, 5)  # NLTK METEOR: 16 s of CPU (4,000 rows: 12.9 s)
+    assert get("meteor").bind("nltk").cost(predictions, references) > 8e6
     t0 = time.perf_counter()
-    with pytest.raises(gr.Error, match=r"Request too large .*1 rows, .*limit: 8 s of estimated work"):
-        space.score(meteor, [letters], [[letters, letters]], "meteor_1_5")
+    with pytest.raises(gr.Error, match=r"Request too large .*5,000 rows, .*limit: 8 s of estimated work"):
+        space.score(meteor, predictions, references, "nltk")
     assert time.perf_counter() - t0 < 5.0
     rng = random.Random(1)
     cider = _spec("cider")
@@ -84,6 +85,28 @@ def test_attack_requests_are_refused_naming_limit_and_size():
         space.score(anls, [pairs], [pairs[::-1]], "anls_star")
     # within the limits and cheap: scored
     assert space.score(anls, [pairs[:20]], [pairs[:20]], "anls_star").headline["anls"] == 1.0
+
+
+def test_the_issues_meteor_1_5_request_is_scored_on_the_compiled_path_refused_on_the_python_one(
+    monkeypatch,
+):
+    """Issue 26's 11 KB request (1,000 one-letter words against two such references): 40 s of
+    alignment search on the Python path, so refused there by its estimate; the compiled path
+    keeps lines of any length and scores it in under a second (the calibration table's
+    ``1x1000w`` points)."""
+    from metricore.specs._cost import meteor15_path
+
+    meteor = _spec("meteor")
+    letters = " ".join(["a"] * 1000)
+    if meteor15_path() == "compiled":
+        t0 = time.perf_counter()
+        assert space.score(meteor, [letters], [[letters, letters]], "meteor_1_5").headline["meteor"] == 1.0
+        assert time.perf_counter() - t0 < 10.0
+    monkeypatch.setenv("METRICORE_METEOR15_PURE_PYTHON", "1")
+    t0 = time.perf_counter()
+    with pytest.raises(gr.Error, match=r"Request too large .*1 rows, .*limit: 8 s of estimated work"):
+        space.score(meteor, [letters], [[letters, letters]], "meteor_1_5")
+    assert time.perf_counter() - t0 < 5.0
 
 
 def test_challenge_fid_budget():

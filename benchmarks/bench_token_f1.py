@@ -248,7 +248,7 @@ def _corpus_rows(
     if with_evaluate:
         module = _load_metric()
         got, t_eval = _best(lambda: module.compute(predictions=preds, references=refs), 2)
-        diff = _diff(per_question, got["scores"]["exact_match"], got["scores"]["f1"])
+        diff = _diff(per_question, got["columns"]["exact_match"], got["columns"]["f1"])
         rows.append(
             _row(
                 metric,
@@ -266,7 +266,7 @@ def _corpus_rows(
             {"id": str(i), "answers": {"text": r, "answer_start": [0] * len(r)}} for i, r in enumerate(refs)
         ]
         got, t_dict = _best(lambda: module.compute(predictions=hf_preds, references=hf_refs), 1)
-        diff = _diff(per_question, got["scores"]["exact_match"], got["scores"]["f1"])
+        diff = _diff(per_question, got["columns"]["exact_match"], got["columns"]["f1"])
         rows.append(
             _row(
                 metric,

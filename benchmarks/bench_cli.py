@@ -95,18 +95,41 @@ def write_corpus(folder: Path, n: int, *, shuffled: bool = False, seed: int = 0)
     return paths
 
 
+#: Runs the command given after the file descriptor and writes the command's own peak RSS
+#: (KiB) to that descriptor. Linux keeps a process's peak RSS across fork and exec, so a command started straight from
+#: this process (hundreds of MB inside ``benchmarks/run.py``) would report at least this
+#: process's size; started from a small Python process, it starts from that process's size.
+_MEASURE = """
+import os, sys
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+os.write(int(sys.argv[1]), str(usage.ru_maxrss).encode())
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def _popen_measure(argv: list[str]) -> tuple[float, float, str]:
+    """Wall time, the command's peak RSS (MiB) and its standard output."""
     t0 = time.perf_counter()
+    read_fd, write_fd = os.pipe()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT)
-        _, status, usage = os.wait4(proc.pid, 0)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _MEASURE, str(write_fd), *argv],
+            stdout=out,
+            stderr=err,
+            cwd=ROOT,
+            pass_fds=(write_fd,),
+        )
+        os.close(write_fd)
+        proc.wait()
         seconds = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        with os.fdopen(read_fd, "rb") as pipe:
+            peak_kib = pipe.read().decode()
         out.seek(0)
         err.seek(0)
         if proc.returncode:
             raise RuntimeError(f"{argv[:5]} failed: {err.read().decode()[-2000:]}")
-        return seconds, usage.ru_maxrss / 1024, out.read().decode()
+        return seconds, int(peak_kib) / 1024, out.read().decode()
 
 
 def cli_rows(n: int) -> list[dict[str, Any]]:

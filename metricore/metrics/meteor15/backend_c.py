@@ -22,6 +22,7 @@ paraphrase span that only an index key collision could make.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Sequence
 from itertools import accumulate
 from types import ModuleType
@@ -35,10 +36,18 @@ from metricore.metrics.meteor15.matchers import Line, word_analysis
 from metricore.metrics.meteor15.paraphrase import MAX_PHRASE, load_paraphrases
 
 try:
-    from metricore.metrics.meteor15 import _fast  # type: ignore[attr-defined]
-except ImportError as exc:  # no compiler when the package was installed
+    # by its full name: importing it from the package while the package initializes would
+    # word a missing file as a circular import
+    _fast = importlib.import_module("metricore.metrics.meteor15._fast")
+except ModuleNotFoundError as exc:
     raise ModuleNotFoundError(
-        f"the C extension metricore.metrics.meteor15._fast is not built ({exc})",
+        "the C extension metricore.metrics.meteor15._fast is not built (no C compiler when "
+        "metricore was installed)",
+        name="metricore.metrics.meteor15._fast",
+    ) from exc
+except ImportError as exc:  # built for another Python or against other libraries
+    raise ModuleNotFoundError(
+        f"the C extension metricore.metrics.meteor15._fast does not load ({exc})",
         name="metricore.metrics.meteor15._fast",
     ) from exc
 

@@ -26,13 +26,14 @@ process's maximum resident set. Scores of the two are checked to be equal.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+
+from bench_rows import command_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -169,24 +170,7 @@ def run(n: int = 5000) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=5000)
-    ap.add_argument("--json")
-    args = ap.parse_args()
-    rows = run(args.n)
-    for row in rows:
-        print(
-            " | ".join(
-                f"{k}={v}"
-                for k, v in row.items()
-                if k in ("metric", "impl", "seconds", "ratio_vs_reference", "peak_mib")
-            )
-        )
-    if args.json:
-        sys.path.insert(0, ROOT)
-        from metricore.core.files import write_atomic
-
-        write_atomic(args.json, json.dumps(rows, indent=1))
+    command_line(run, __doc__.split("\n")[0], ("metric", "impl", "seconds", "ratio_vs_reference", "peak_mib"))
 
 
 if __name__ == "__main__":

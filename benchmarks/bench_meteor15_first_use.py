@@ -24,11 +24,12 @@ process's maximum resident set. Corpus scores are checked equal to the jar's.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 import tempfile
+
+from bench_rows import command_line
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -87,24 +88,7 @@ def run(n: int = 5000) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=5000)
-    ap.add_argument("--json")
-    args = ap.parse_args()
-    rows = run(args.n)
-    for row in rows:
-        print(
-            " | ".join(
-                f"{k}={v}"
-                for k, v in row.items()
-                if k in ("impl", "seconds", "ratio_vs_reference", "peak_mib")
-            )
-        )
-    if args.json:
-        sys.path.insert(0, ROOT)
-        from metricore.core.files import write_atomic
-
-        write_atomic(args.json, json.dumps(rows, indent=1))
+    command_line(run, __doc__.split("\n")[0], ("impl", "seconds", "ratio_vs_reference", "peak_mib"))
 
 
 if __name__ == "__main__":

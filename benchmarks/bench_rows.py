@@ -64,3 +64,25 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         out.append("| " + " | ".join("" if r.get(c) is None else str(r[c]) for c in COLUMNS) + " |")
     return "\n".join(out)
+
+
+def command_line(run: Callable[[int], list[dict[str, Any]]], description: str, keys: tuple[str, ...]) -> None:
+    """The ``main`` of a benchmark module: ``--n`` rows of ``run``, printed as ``keys``, and
+    written to ``--json`` (atomically) when given."""
+    import argparse
+    import json
+    import sys
+    from pathlib import Path
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    rows = run(args.n)
+    for row in rows:
+        print(" | ".join(f"{k}={v}" for k, v in row.items() if k in keys))
+    if args.json:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from metricore.core.files import write_atomic
+
+        write_atomic(args.json, json.dumps(rows, indent=1))

@@ -26,7 +26,10 @@ ties follow the prediction file's order; give ``{"id", "prediction"}``/``{"id",
 are in the same order pair as they are read; otherwise the pairing is a hash join spilled
 to a temporary directory past ``--spill-rows`` rows per file, re-ordered by reference
 position, with the same errors for missing, extra and repeated ids (raised after the last
-row was read). A ``.json`` file is one document, read whole. On any error no per-sample
+row was read). Past ``--spill-rows`` rows, a per-item metric's statistics (ANLS, 1-NED,
+METEOR) go to temporary files too, so 10^7 rows are scored in the memory of 10^6; the
+headline is computed from them with NumPy's own summation order, the same number to the
+bit (:mod:`metricore.core.columns`). A ``.json`` file is one document, read whole. On any error no per-sample
 file is written (an existing one is kept as it was).
 
 Exit codes:
@@ -340,8 +343,9 @@ def _add_score(sub: Any) -> None:
         type=_positive,
         default=SPILL_ROWS,
         metavar="N",
-        help="rows of each file held in memory while pairing files whose ids are in different orders; "
-        f"past that, the pairing spills to a temporary directory (default {SPILL_ROWS:,})",
+        help="rows of each file held in memory while pairing files whose ids are in different orders, "
+        "and rows whose per-item statistics are held; past that, both spill to temporary files "
+        f"(default {SPILL_ROWS:,})",
     )
     p.set_defaults(func=_score)
 
@@ -421,7 +425,7 @@ class _ScoreRun:
 
     def open(self, stack: contextlib.ExitStack, bound: BoundMetric) -> None:
         self.bound = bound
-        self.scorer = StreamScorer(bound)
+        self.scorer = StreamScorer(bound, spill_rows=self.args.spill_rows)
         self.paths: dict[str, tuple[str, str | None]] = {}
         folder = None
         for flag, path in (("--predictions", self.args.predictions), ("--references", self.args.references)):

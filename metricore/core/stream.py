@@ -28,6 +28,15 @@ the next batch; :class:`StreamScorer` passes them to ``items`` with the batch (a
 their statistics dropped), then again at the start of the next batch (kept). A stream with
 ``hold`` defers its per-item numbers.
 
+A long stream does not hold even those numbers: past ``spill_rows`` rows, the per-item
+columns go to temporary files (:class:`~metricore.core.columns.DiskColumn`, appended batch by
+batch), and ``finish`` computes the headline from them a slice at a time, with NumPy's numbers
+bit for bit, so a stream of 10^7 rows holds what one of 10^6 holds. Only statistics whose
+every per-item field is a NumPy column and whose result reads them as a
+:class:`~metricore.core.columns.DiskColumn` can (``ItemStats.SPILLS``) spill (the others are
+held as before), and only when
+the result is asked for without its per-item columns (the command line wrote them as it went).
+
 A metric without a stream, or a batch its stream cannot score on its own (``Stream.accepts``
 says so, e.g. SQuAD dict rows that the metric itself matches by id), is scored the one way
 there is: its rows are held and ``run`` once, at the end (:attr:`StreamScorer.held`).
@@ -43,6 +52,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from metricore.core.columns import DiskColumn
 from metricore.core.result import item_records
 
 __all__ = ["Deferred", "ItemStats", "Stream", "StreamScorer", "shift_indices"]
@@ -62,6 +72,10 @@ class ItemStats:
 
     TEXT: ClassVar[tuple[str, ...]] = ()
     SHARED: ClassVar[tuple[str, ...]] = ()
+    #: the result is computed from the per-item columns with the methods of a
+    #: :class:`~metricore.core.columns.DiskColumn` only (``len``, iteration, ``tolist``,
+    #: ``sum``, ``mean``), so a long stream may keep them on disk
+    SPILLS: ClassVar[bool] = False
 
     def without_text(self: S) -> S:
         """These statistics with their texts dropped (what a stream keeps), also those of
@@ -198,9 +212,14 @@ class StreamScorer:
     refuses raises the core's error, which names the row by its index in the batch
     (:func:`shift_indices` gives the index in the whole input; a negative index names one of
     the :attr:`waiting` rows of earlier batches, scored with this one).
+
+    ``spill_rows``: past this many rows, the statistics of a streaming (not deferred) metric
+    move to temporary files (:class:`~metricore.core.columns.DiskColumn`) when their fields
+    allow it; the result must then be asked for with ``finish(columns=False)``. ``None``: the
+    statistics are held in memory.
     """
 
-    def __init__(self, bound: Any) -> None:
+    def __init__(self, bound: Any, *, spill_rows: int | None = None) -> None:
         self.bound = bound
         self.config: str = bound.config.name
         self.options: dict[str, Any] = dict(bound.options)
@@ -215,6 +234,13 @@ class StreamScorer:
         self._refs: list[Any] = []
         #: the last rows of the previous batch, waiting for the rows that follow (``Stream.hold``)
         self._waiting: tuple[list[Any], list[Any]] = ([], [])
+        self.spill_rows = None if self.deferred else spill_rows
+        #: rows whose statistics are in :attr:`_parts`
+        self._part_rows = 0
+        #: the statistics of the rows before :attr:`_parts`, their columns on disk
+        self._spilled: ItemStats | None = None
+        #: how many rows' statistics went to disk (``spill_rows``)
+        self.spilled = 0
 
     def add(self, predictions: list[Any], references: list[Any]) -> Any:
         start = self.n
@@ -231,7 +257,34 @@ class StreamScorer:
         stats = self.stream.items(self.config, predictions, references, self.options)
         result = self.stream.finish(self.config, stats, self.options, True)
         self._parts.append(stats.without_text())
+        self._part_rows += len(predictions)
+        if self.spill_rows is not None and self._part_rows >= self.spill_rows:
+            self._spill()
         return result
+
+    def _spill(self) -> None:
+        """Move the statistics held in :attr:`_parts` to the columns on disk (or, when their
+        fields are not all NumPy columns, stop trying: they stay in memory)."""
+        if not self._parts:
+            return
+        stats = type(self._parts[0]).concat(self._parts)
+        if self._spilled is None:
+            if not _spillable(stats):
+                self.spill_rows = None
+                self._parts = [stats]
+                return
+            self._spilled = _on_disk(stats)
+        else:
+            for f in dataclasses.fields(stats):
+                column, value = getattr(self._spilled, f.name), getattr(stats, f.name)
+                if isinstance(column, DiskColumn):
+                    if value is None:  # absent in some rows: absent in all (ItemStats.concat)
+                        column.close()
+                        self._spilled = dataclasses.replace(self._spilled, **{f.name: None})
+                    else:
+                        column.append(value)
+        self.spilled += self._part_rows
+        self._parts, self._part_rows = [], 0
 
     @property
     def waiting(self) -> int:
@@ -269,6 +322,17 @@ class StreamScorer:
             return self.bound.run(self._preds, self._refs)
         if self.deferred:
             self._keep([], [], last=True)
+        if self._spilled is not None:
+            self._spill()
+            stats = self._spilled
+            try:
+                return self.stream.finish(self.config, stats, self.options, columns)
+            finally:
+                self._spilled = None
+                for f in dataclasses.fields(stats):
+                    column = getattr(stats, f.name)
+                    if isinstance(column, DiskColumn):
+                        column.close()
         if not self._parts:
             return self.bound.run(self._preds, self._refs)
         stats = type(self._parts[0]).concat(self._parts)
@@ -277,6 +341,28 @@ class StreamScorer:
 
     def held_rows(self) -> tuple[list[Any], list[Any]]:
         return self._preds, self._refs
+
+
+def _spillable(stats: ItemStats) -> bool:
+    """Whether the statistics declare they may spill and every per-item field is a 1-D NumPy
+    column (or absent)."""
+    return stats.SPILLS and all(
+        f.name in stats.SHARED or value is None or (isinstance(value, np.ndarray) and value.ndim == 1)
+        for f in dataclasses.fields(stats)
+        for value in (getattr(stats, f.name),)
+    )
+
+
+def _on_disk(stats: S) -> S:
+    """``stats`` with each per-item column moved to a :class:`DiskColumn`."""
+    return dataclasses.replace(
+        stats,
+        **{
+            f.name: DiskColumn.from_array(value)
+            for f in dataclasses.fields(stats)
+            if f.name not in stats.SHARED and isinstance(value := getattr(stats, f.name), np.ndarray)
+        },
+    )
 
 
 def _renamed(err: Exception, offset: int) -> Exception:

@@ -324,6 +324,7 @@ class ANLSItems(ItemStats):
 
     TEXT = ("picks", "predictions")
     SHARED = ("variant", "threshold")
+    SPILLS = True
 
 
 @paused_gc()
@@ -371,7 +372,7 @@ def anls_result(items: ANLSItems, *, columns: bool = True) -> ANLSResult:
     """The result of every question's statistics: ``anls`` is the mean of the scores.
     ``columns=False``: without the per-question columns (the same ``anls``)."""
     return ANLSResult(
-        anls=float(np.mean(items.scores)),
+        anls=float(items.scores.mean()),
         scores=items.scores.tolist() if columns else [],
         variant=items.variant,
         threshold=items.threshold,

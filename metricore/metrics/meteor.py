@@ -684,6 +684,7 @@ class METEORItems(ItemStats):
 
     TEXT = ("predictions", "references")
     SHARED = ("variant", "alpha", "beta", "gamma", "signature")
+    SPILLS = True
 
 
 def meteor_items(
@@ -769,7 +770,7 @@ def meteor_result(items: METEORItems, *, columns: bool = True) -> METEORResult:
     """The result of every sample's statistics: ``meteor`` is the mean of the scores.
     ``columns=False``: without the per-sample columns (the same ``meteor``)."""
     return METEORResult(
-        meteor=float(np.mean(items.scores)),
+        meteor=float(items.scores.mean()),
         scores=items.scores.tolist() if columns else [],
         best_reference=items.best_reference.tolist() if columns else [],
         variant=items.variant,

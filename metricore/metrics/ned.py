@@ -149,6 +149,7 @@ class NEDItems(ItemStats):
 
     TEXT = ("picks", "predictions")
     SHARED = ("variant", "options")
+    SPILLS = True
 
 
 @paused_gc()
@@ -240,7 +241,7 @@ def ned_result(items: NEDItems, *, columns: bool = True) -> NEDResult:
         cer = 0.0 if total_dist == 0 else float("inf")
     correct = items.correct
     return NEDResult(
-        one_minus_ned=float(np.mean(items.scores)),
+        one_minus_ned=float(items.scores.mean()),
         cer=cer,
         scores=items.scores.tolist() if columns else [],
         distances=items.distances.tolist() if columns else [],
@@ -251,7 +252,7 @@ def ned_result(items: NEDItems, *, columns: bool = True) -> NEDResult:
         picks=items.picks if columns else None,
         predictions=(items.predictions or []) if columns else [],
         variant=items.variant,
-        accuracy=None if correct is None else 100.0 * float(np.mean(correct)),
+        accuracy=None if correct is None else 100.0 * float(correct.mean()),
         correct=None if correct is None else (correct.tolist() if columns else []),
     )
 

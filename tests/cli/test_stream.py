@@ -90,9 +90,45 @@ def test_streamed_result_equals_the_in_memory_result(name, config, preds, refs, 
     summary = StreamScorer(bound)
     for i in range(0, len(preds), batch):
         summary.add(preds[i : i + batch], refs[i : i + batch])
-    assert _nan_equal(summary.finish(columns=False).headline(), want.headline())
+    in_memory = summary.finish(columns=False)
+    assert _nan_equal(in_memory.headline(), want.headline())
+    # statistics moved to disk every 2 rows, where the metric's statistics allow it: the same
+    # result (the columns on disk summed in NumPy's order)
+    spilling = StreamScorer(bound, spill_rows=2)
+    for i in range(0, len(preds), batch):
+        spilling.add(preds[i : i + batch], refs[i : i + batch])
+    assert _nan_equal(spilling.finish(columns=False).as_dict(), in_memory.as_dict())
     if not scorer.held:
         assert _nan_equal(per_item, want.per_item())
+
+
+@pytest.mark.parametrize(
+    ("name", "config", "gold"),
+    [
+        ("anls", "docvqa", lambda g: [g, g.upper()]),
+        ("one_minus_ned", "clovaai", str),
+        ("meteor", "nltk", lambda g: [g]),
+    ],
+)
+def test_a_long_stream_keeps_its_statistics_on_disk_with_the_same_result(name, config, gold):
+    """Past ``spill_rows`` rows the per-item columns of ANLS, 1-NED and METEOR go to disk,
+    and the result is the in-memory one, every number equal: 70,000 rows, more than one
+    slice of the column on disk, so the pairwise halving of NumPy's sum is taken from disk."""
+    rng = random.Random(7)
+    words = "coca cola company thomas 1998 total invoice hello world Москва 東京".split()
+    golds = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 4))) for _ in range(70_000)]
+    preds = [g if rng.random() < 0.4 else g[: rng.randint(0, len(g))] for g in golds]
+    refs = [gold(g) for g in golds]
+    bound = registry.get(name).bind(config)
+    want = bound.run(preds, refs)
+    scorer, held = StreamScorer(bound, spill_rows=5_000), StreamScorer(bound)
+    for i in range(0, len(preds), 4_096):
+        scorer.add(preds[i : i + 4_096], refs[i : i + 4_096])
+        held.add(preds[i : i + 4_096], refs[i : i + 4_096])
+    assert scorer.spilled >= 65_000 and held.spilled == 0
+    got = scorer.finish(columns=False)
+    assert got.headline() == want.headline()
+    assert got.as_dict() == held.finish(columns=False).as_dict()
 
 
 def _nan_equal(a, b) -> bool:

@@ -209,9 +209,17 @@ class _Spill:
         self.held = 0
         self.keys: set[int] = set()
 
-    def add(self, key: int, record: Any) -> None:
-        self.buffers.setdefault(key, []).append(record)
-        self.held += 1
+    def add(self, keys: np.ndarray, records: list[Any]) -> None:
+        """Append ``records[i]`` under ``keys[i]`` (the order of a key's records is kept)."""
+        if not records:
+            return
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(records)]
+        at = order.tolist()
+        for a, b in zip(cuts, cuts[1:]):
+            self.buffers.setdefault(int(ordered[a]), []).extend([records[i] for i in at[a:b]])
+        self.held += len(records)
         if self.held >= min(self.bound, _BUFFER):
             self.flush()
 
@@ -248,8 +256,8 @@ class _Join:
         self.out = _Spill(bound, folder, "O")
 
     def add(self, spill: _Spill, values: list[Any], ids: list[Any], where: Sequence[str], pos: int) -> None:
-        for k, (value, rid, h) in enumerate(zip(values, ids, _hashes(ids).tolist())):
-            spill.add(h % _PARTS, (rid, pos + k, value, where[k]))
+        records = list(zip(ids, range(pos, pos + len(ids)), values, [where[k] for k in range(len(ids))]))
+        spill.add(_hashes(ids) % _PARTS, records)
 
     def match(self) -> bool:
         """Match every partition; ``False`` when some id is repeated, missing or extra."""
@@ -260,12 +268,16 @@ class _Join:
                 if rid in lefts:
                     ok = False
                 lefts[rid] = (value, where)
+            matched = []
             for rid, pos, value, where in self.right.read(part):
                 found = lefts.pop(rid, None)
                 if found is None:
                     ok = False
                     continue
-                self.out.add((pos - self.start) // self.bound, (pos, rid, found[0], value, found[1], where))
+                matched.append((pos, rid, found[0], value, found[1], where))
+            if matched:
+                positions = np.fromiter((m[0] for m in matched), np.int64, len(matched))
+                self.out.add((positions - self.start) // self.bound, matched)
             if lefts:
                 ok = False
         return ok
@@ -307,8 +319,8 @@ def _diagnose(left: Iterable[Batch], right: Iterable[Batch], bound: int, folder:
         spill = _Spill(bound, folder, tag)
         pos = 0
         for _values, ids, where in side:
-            for k, (rid, h) in enumerate(zip(ids, _hashes(ids).tolist())):
-                spill.add(h % _PARTS, (rid, pos + k, where[k]))
+            records = list(zip(ids, range(pos, pos + len(ids)), [where[k] for k in range(len(ids))]))
+            spill.add(_hashes(ids) % _PARTS, records)
             pos += len(ids)
         spill.flush()
         spills.append(spill)

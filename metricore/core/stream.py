@@ -31,11 +31,11 @@ their statistics dropped), then again at the start of the next batch (kept). A s
 A long stream does not hold even those numbers: past ``spill_rows`` rows, the per-item
 columns go to temporary files (:class:`~metricore.core.columns.DiskColumn`, appended batch by
 batch), and ``finish`` computes the headline from them a slice at a time, with NumPy's numbers
-bit for bit, so a stream of 10^7 rows holds what one of 10^6 holds. Only statistics whose
-every per-item field is a NumPy column and whose result reads them as a
-:class:`~metricore.core.columns.DiskColumn` can (``ItemStats.SPILLS``) spill (the others are
-held as before), and only when
-the result is asked for without its per-item columns (the command line wrote them as it went).
+bit for bit, so a stream of 10^7 rows holds what one of 10^6 holds. Statistics spill when
+every per-item field is a NumPy column and their result reads the columns the way a
+:class:`~metricore.core.columns.DiskColumn` can be read (``ItemStats.SPILLS``: ANLS, 1-NED,
+METEOR); the others are held as before. The command line asks for such a result without its
+per-item columns (it wrote them batch by batch).
 
 A metric without a stream, or a batch its stream cannot score on its own (``Stream.accepts``
 says so, e.g. SQuAD dict rows that the metric itself matches by id), is scored the one way

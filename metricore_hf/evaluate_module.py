@@ -39,6 +39,7 @@ from typing import Any
 
 import datasets
 import evaluate
+import pyarrow as pa  # type: ignore[import-untyped]  # (installed with datasets; no py.typed)
 
 from metricore import registry
 from metricore.core._gc import paused_gc
@@ -219,6 +220,8 @@ class CoreMetric(evaluate.Metric):
     _bound: BoundMetric
     #: evaluate's Arrow writer of this process's rows (``None`` before the first row)
     writer: Any
+    #: evaluate's features of this run's rows (chosen from the first batch)
+    selected_feature_format: Any
 
     def __init__(self, *args: Any, num_process: Any = 1, process_id: Any = 0, **kwargs: Any) -> None:
         for name, value in (("num_process", num_process), ("process_id", process_id)):
@@ -363,23 +366,37 @@ class CoreMetric(evaluate.Metric):
         with paused_gc():
             start = len(self)
             preds, refs = self._prepare(preds, refs, start)
-            self._check_storable(preds, refs, start)
-            if not kwargs and self._write_typed(preds, refs):
+            if not kwargs and self._write_typed(preds, refs, start):
                 return None
+            self._check_storable(preds, refs, start)
             return super().add_batch(predictions=preds, references=refs, **kwargs)
 
-    def _write_typed(self, preds: list[Any], refs: list[Any]) -> bool:
+    def _write_typed(self, preds: list[Any], refs: list[Any], start: int) -> bool:
         """Write prepared rows straight to the Arrow cache when the features are text columns
         (a string, or a sequence of strings): ``datasets``' per-row ``encode_batch`` is the
         identity on them once :meth:`_prepare` has checked every value's type, and was most of
-        the evaluate path's cost. ``False``: let ``evaluate`` encode (other features)."""
-        if self.writer is None:
-            batch = {"predictions": preds, "references": refs}
-            self.selected_feature_format = self._infer_feature_from_batch(batch)
-            self._init_writer()
-        if not _text_features(self.selected_feature_format):
+        the evaluate path's cost. ``False``: let ``evaluate`` encode (other features).
+
+        The columns become Arrow arrays of the features' types here, in pyarrow's C loop, which
+        is also the check that every str encodes as UTF-8 (a lone surrogate raises
+        ``UnicodeEncodeError``, and only then does :meth:`_check_storable` look for the row).
+        Nothing is written, and no writer started, unless both columns convert."""
+        batch = {"predictions": preds, "references": refs}
+        features = (
+            self.selected_feature_format if self.writer is not None else self._infer_feature_from_batch(batch)
+        )
+        if not _text_features(features):
             return False
-        self.writer.write_batch({"predictions": preds, "references": refs})
+        schema = features.arrow_schema
+        try:
+            arrays = {name: pa.array(column, type=schema.field(name).type) for name, column in batch.items()}
+        except UnicodeEncodeError:
+            self._check_storable(preds, refs, start)  # raises, naming the row
+            raise
+        if self.writer is None:
+            self.selected_feature_format = features
+            self._init_writer()
+        self.writer.write_batch(arrays)
         return True
 
     def add(self, *, prediction=None, reference=None, **kwargs):

@@ -65,6 +65,7 @@ __all__ = [
     "prepare_strings",
     "prepare_structured",
     "decode_structured",
+    "single_golds",
     "INTERVAL_KWARGS",
 ]
 
@@ -177,6 +178,18 @@ def prepare_structured(
 
 def decode_structured(column: Sequence[str]) -> list[Any]:
     return [from_json(x) for x in column]
+
+
+def single_golds(references: list[Any]) -> list[Any]:
+    """Stored gold alternatives (lists of str) as bare strings when every row holds exactly
+    one, else as they are. For a core that reads a bare str as one answer (its gold check,
+    :func:`metricore.core.validation.gold_column`, returns the same flat column either way),
+    this spares it a list per row and two passes over the column; the unpacking is the check
+    (it stops at the first row with several alternatives)."""
+    try:
+        return [gold for (gold,) in references]
+    except ValueError:
+        return references
 
 
 _STRING = datasets.Value("string")

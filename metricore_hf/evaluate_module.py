@@ -157,6 +157,8 @@ def prepare_strings(
     :func:`string_alternatives`, which names the bad row."""
     out_preds = check_strings(preds, metric, "predictions", start)
     kinds = set(map(type, refs))
+    if kinds <= {str}:  # one bare gold per row: nothing left to check
+        return out_preds, [[r] for r in refs]
     if kinds <= {list, str}:
         golds = [[r] if type(r) is str else r for r in refs] if str in kinds else list(refs)
         if set(map(type, itertools.chain.from_iterable(golds))) <= {str} and 0 not in map(len, golds):

@@ -397,9 +397,13 @@ class CoreMetric(evaluate.Metric):
         ``UnicodeEncodeError``, and only then does :meth:`_check_storable` look for the row).
         Nothing is written, and no writer started, unless both columns convert."""
         batch = {"predictions": preds, "references": refs}
-        features = (
-            self.selected_feature_format if self.writer is not None else self._infer_feature_from_batch(batch)
-        )
+        if self.writer is not None:
+            features = self.selected_feature_format
+        else:
+            try:
+                features = self._infer_feature_from_batch(batch)
+            except (ValueError, TypeError):
+                return False  # evaluate's add_batch raises it again, after the surrogate check
         if not _text_features(features):
             return False
         schema = features.arrow_schema

@@ -39,6 +39,7 @@ from typing import Any
 
 import datasets
 import evaluate
+import pyarrow as pa  # type: ignore[import-untyped]  # (installed with datasets; no py.typed)
 
 from metricore import registry
 from metricore.core._gc import paused_gc
@@ -64,6 +65,7 @@ __all__ = [
     "prepare_strings",
     "prepare_structured",
     "decode_structured",
+    "single_golds",
     "INTERVAL_KWARGS",
 ]
 
@@ -155,6 +157,8 @@ def prepare_strings(
     :func:`string_alternatives`, which names the bad row."""
     out_preds = check_strings(preds, metric, "predictions", start)
     kinds = set(map(type, refs))
+    if kinds <= {str}:  # one bare gold per row: nothing left to check
+        return out_preds, [[r] for r in refs]
     if kinds <= {list, str}:
         golds = [[r] if type(r) is str else r for r in refs] if str in kinds else list(refs)
         if set(map(type, itertools.chain.from_iterable(golds))) <= {str} and 0 not in map(len, golds):
@@ -176,6 +180,18 @@ def prepare_structured(
 
 def decode_structured(column: Sequence[str]) -> list[Any]:
     return [from_json(x) for x in column]
+
+
+def single_golds(references: list[Any]) -> list[Any]:
+    """Stored gold alternatives (lists of str) as bare strings when every row holds exactly
+    one, else as they are. For a core that reads a bare str as one answer (its gold check,
+    :func:`metricore.core.validation.gold_column`, returns the same flat column either way),
+    this spares it a list per row and two passes over the column; the unpacking is the check
+    (it stops at the first row with several alternatives)."""
+    try:
+        return [gold for (gold,) in references]
+    except ValueError:
+        return references
 
 
 _STRING = datasets.Value("string")
@@ -219,6 +235,8 @@ class CoreMetric(evaluate.Metric):
     _bound: BoundMetric
     #: evaluate's Arrow writer of this process's rows (``None`` before the first row)
     writer: Any
+    #: evaluate's features of this run's rows (chosen from the first batch)
+    selected_feature_format: Any
 
     def __init__(self, *args: Any, num_process: Any = 1, process_id: Any = 0, **kwargs: Any) -> None:
         for name, value in (("num_process", num_process), ("process_id", process_id)):
@@ -363,23 +381,41 @@ class CoreMetric(evaluate.Metric):
         with paused_gc():
             start = len(self)
             preds, refs = self._prepare(preds, refs, start)
-            self._check_storable(preds, refs, start)
-            if not kwargs and self._write_typed(preds, refs):
+            if not kwargs and self._write_typed(preds, refs, start):
                 return None
+            self._check_storable(preds, refs, start)
             return super().add_batch(predictions=preds, references=refs, **kwargs)
 
-    def _write_typed(self, preds: list[Any], refs: list[Any]) -> bool:
+    def _write_typed(self, preds: list[Any], refs: list[Any], start: int) -> bool:
         """Write prepared rows straight to the Arrow cache when the features are text columns
         (a string, or a sequence of strings): ``datasets``' per-row ``encode_batch`` is the
         identity on them once :meth:`_prepare` has checked every value's type, and was most of
-        the evaluate path's cost. ``False``: let ``evaluate`` encode (other features)."""
-        if self.writer is None:
-            batch = {"predictions": preds, "references": refs}
-            self.selected_feature_format = self._infer_feature_from_batch(batch)
-            self._init_writer()
-        if not _text_features(self.selected_feature_format):
+        the evaluate path's cost. ``False``: let ``evaluate`` encode (other features).
+
+        The columns become Arrow arrays of the features' types here, in pyarrow's C loop, which
+        is also the check that every str encodes as UTF-8 (a lone surrogate raises
+        ``UnicodeEncodeError``, and only then does :meth:`_check_storable` look for the row).
+        Nothing is written, and no writer started, unless both columns convert."""
+        batch = {"predictions": preds, "references": refs}
+        if self.writer is not None:
+            features = self.selected_feature_format
+        else:
+            try:
+                features = self._infer_feature_from_batch(batch)
+            except (ValueError, TypeError):
+                return False  # evaluate's add_batch raises it again, after the surrogate check
+        if not _text_features(features):
             return False
-        self.writer.write_batch({"predictions": preds, "references": refs})
+        schema = features.arrow_schema
+        try:
+            arrays = {name: pa.array(column, type=schema.field(name).type) for name, column in batch.items()}
+        except UnicodeEncodeError:
+            self._check_storable(preds, refs, start)  # raises, naming the row
+            raise
+        if self.writer is None:
+            self.selected_feature_format = features
+            self._init_writer()
+        self.writer.write_batch(arrays)
         return True
 
     def add(self, *, prediction=None, reference=None, **kwargs):

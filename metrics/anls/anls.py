@@ -73,4 +73,4 @@ class Anls(hf.CoreMetric):
     def _decode(self, predictions, references):
         if self.spec.config(self.variant).json_cells:
             return hf.decode_structured(predictions), hf.decode_structured(references)
-        return predictions, references
+        return predictions, hf.single_golds(references)

@@ -54,3 +54,6 @@ class OneMinusNed(hf.CoreMetric):
     KWARGS_DESCRIPTION = _KWARGS_DESCRIPTION
     CODEBASE_URLS = ("https://github.com/clovaai/deep-text-recognition-benchmark",)
     REFERENCE_URLS = ("https://rrc.cvc.uab.es/?ch=12&com=tasks",)
+
+    def _decode(self, predictions, references):
+        return predictions, hf.single_golds(references)

@@ -116,3 +116,26 @@ def test_one_minus_ned_evaluate_equals_core():
         assert got == want.as_dict()
     with pytest.raises(ValueError, match="empty_pair"):
         metric.compute(predictions=["a"], references=["a"], empty_pair="maybe")
+
+
+@pytest.mark.parametrize(
+    ("name", "core"), [("anls", compute_anls), ("one_minus_ned", compute_one_minus_ned)], ids=["anls", "ned"]
+)
+@pytest.mark.parametrize(
+    "refs",
+    [
+        ["Coca Cola", "abc", "", "kitten"],  # bare golds: stored as one-element lists
+        [["Coca Cola"], ["abc"], [""], ["kitten"]],
+        [["Coca Cola"], ["abc", "abd"], [""], ["kitten"]],  # one row with several golds
+        [["Coca Cola", "x"], "abc", [""], ["kitten"]],
+    ],
+    ids=["bare", "one-each", "one-row-several", "first-row-several"],
+)
+def test_one_or_several_golds_per_row_score_as_the_core(name, core, refs):
+    # the adapters hand the core bare golds when every stored row holds one (see single_golds)
+    preds = ["CocaCola", "abd", "", "sitting"]
+    metric = evaluate.load(f"metrics/{name}")
+    metric.add_batch(predictions=preds[:2], references=refs[:2])
+    metric.add(prediction=preds[2], reference=refs[2])
+    got = metric.compute(predictions=preds[3:], references=refs[3:])
+    assert got == core(preds, refs).as_dict()

@@ -45,6 +45,24 @@ def test_a_lone_surrogate_is_refused_in_add_batch_naming_the_row(anls):
     assert anls.compute()["scores"] == [1.0, 1.0]  # the refused rows were not cached
 
 
+@pytest.mark.parametrize(
+    ("name", "preds", "refs", "where"),
+    [
+        ("anls", ["a", "b", "c"], [["a"], ["b", "x\udc00"], ["c"]], r"references\[1\]"),
+        ("one_minus_ned", ["a", "b", "c"], ["a", "b", "c\ud800"], r"references\[2\]"),
+        ("one_minus_ned", ["a", "\ud800", "c"], ["a", "b", "c"], r"predictions\[1\]"),
+    ],
+)
+def test_a_lone_surrogate_in_the_first_batch_is_named_and_nothing_is_cached(name, preds, refs, where):
+    # the Arrow conversion of the first batch finds the surrogate: the error names the row, and
+    # the module has started no cache, so a clean retry scores only the retried rows
+    module = evaluate.load(f"metrics/{name}")
+    with pytest.raises(ValueError, match=rf"^{name}: `{where}` contains a lone surrogate"):
+        module.add_batch(predictions=preds, references=refs)
+    assert module.writer is None and len(module) == 0
+    assert module.compute(predictions=["a"], references=["a"])["scores"] == [1.0]
+
+
 def test_a_structured_answer_with_a_surrogate_scores_as_the_core_does(anls_star):
     preds, refs = [{"a": "x\ud800"}, ["y", "\udc00z"]], [{"a": ("x\ud800", "w")}, ["y", "\udc00z"]]
     got = anls_star.compute(predictions=preds, references=refs)

@@ -39,7 +39,7 @@ from typing import Any
 
 import datasets
 import evaluate
-import pyarrow as pa  # type: ignore[import-untyped]  # (installed with datasets; no py.typed)
+import pyarrow as pa
 
 from metricore import registry
 from metricore.core._gc import paused_gc

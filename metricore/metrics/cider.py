@@ -598,14 +598,15 @@ def cider_result(items: CIDErItems, *, columns: bool = True) -> CIDErResult:
             stacklevel=4,  # compute_cider's caller (through its paused_gc wrapper)
         )
     grams = CorpusNGrams(words, n, doc_freq=table is None)
-    if table is None:
-        weights = [idf(df, num_images) for df in grams.doc_freq]
-    else:
+
+    def weigh(k: int) -> np.ndarray:
+        """The idf of every (k+1)-gram (once the order is numbered)."""
+        if table is None:
+            return idf(grams.doc_freq[k], num_images)
         get = table.counts.get
-        weights = [
-            idf(np.fromiter((get(t, 0) for t in grams.texts(k)), np.float64, size), table.num_images)
-            for k, size in enumerate(grams.sizes)
-        ]
+        df = np.fromiter((get(t, 0) for t in grams.texts(k)), np.float64, grams.sizes[k])
+        return idf(df, table.num_images)
+
     penalty: np.ndarray | None = None
     if spec.length_penalty:
         # the reference code's "length": entries of the bigram term-frequency vector
@@ -614,7 +615,7 @@ def cider_result(items: CIDErItems, *, columns: bool = True) -> CIDErResult:
         image_of_ref = np.repeat(np.arange(num_images, dtype=np.int64), words.ref_counts)
         delta = bigrams_c[image_of_ref] - bigrams_r
         penalty = np.exp(-(delta * delta) / (2.0 * items.sigma * items.sigma))
-    per_order = grams.scores(weights, penalty, spec.clipped)
+    per_order = grams.scores(weigh, penalty, spec.clipped)
     scores = per_order.mean(axis=1) / words.ref_counts * CIDER_SCALE
 
     options = {

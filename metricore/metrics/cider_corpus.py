@@ -277,8 +277,9 @@ class _Grouped:
     new_group: np.ndarray  # per entry: the first of its (n-gram, image)
 
     @classmethod
-    def of(cls, chunk: Chunk, pos: np.ndarray, key: np.ndarray) -> _Grouped:
-        order = np.argsort(key, kind="stable")
+    def of(cls, chunk: Chunk, pos: np.ndarray, key: np.ndarray, bound: int) -> _Grouped:
+        """The entries of the n-grams starting at ``pos``, of keys ``key`` (below ``bound``)."""
+        order = _stable_order(key, bound)
         key, sent = key[order], chunk.sent[pos[order]]
         new_key = _changes(key)
         new_entry = new_key.copy()
@@ -302,6 +303,23 @@ class _Grouped:
         first = _changes(rank)
         np.logical_or(first[1:], image[1:] != image[:-1], out=first[1:])
         return np.bincount(rank[first], minlength=len(self.keys))
+
+
+def _stable_order(keys: np.ndarray, bound: int) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` of keys in ``[0, bound)``: below 2^48, a radix sort
+    on 16-bit digits, lowest first (NumPy's stable sort of 16-bit integers is a radix sort,
+    several times faster than its sort of 64-bit ones)."""
+    if bound > 1 << 48:
+        return np.argsort(keys, kind="stable")
+    order: np.ndarray | None = None
+    for shift in range(0, max(bound - 1, 1).bit_length(), 16):
+        digit = (keys >> shift).astype(np.uint16)  # the low 16 bits
+        if order is None:
+            order = np.argsort(digit, kind="stable")
+        else:
+            order = order[np.argsort(digit[order], kind="stable")]
+    assert order is not None
+    return order
 
 
 def _changes(values: np.ndarray) -> np.ndarray:
@@ -335,9 +353,9 @@ class CorpusNGrams:
         self.with_doc_freq = doc_freq
         self.tables: list[np.ndarray] = [np.arange(self.v, dtype=np.int64)]
         self.rebased = [False]
+        self.key_bounds = [self.v]  # per order planned: its keys stay below it
         self.doc_freq: list[np.ndarray] = []
         self._numbered = 0  # orders numbered so far
-        self._bound = self.v  # the keys of the last order planned stay below it
 
     @property
     def sizes(self) -> list[int]:
@@ -353,12 +371,9 @@ class CorpusNGrams:
     def _plan(self, k: int) -> None:
         """How order ``k >= 1``'s keys are made (``rebased[k]``): from the (k-1)-gram's id
         (numbered already) where its key could pass :data:`_KEY_BOUND`."""
-        if self._bound * self.v <= _KEY_BOUND:
-            self._bound *= self.v
-            self.rebased.append(False)
-        else:
-            self._bound = len(self.tables[k - 1]) * self.v
-            self.rebased.append(True)
+        rebased = self.key_bounds[-1] * self.v > _KEY_BOUND
+        self.rebased.append(rebased)
+        self.key_bounds.append((len(self.tables[k - 1]) if rebased else self.key_bounds[-1]) * self.v)
 
     def gram_keys(self, chunk: Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Per order ``k = 0 .. upto-1``: the positions where a (k+1)-gram starts and its key
@@ -385,7 +400,7 @@ class CorpusNGrams:
         n-grams (every order numbered)."""
         self.number()
         for k, (pos, key) in enumerate(self.gram_keys(chunk, self.n)):
-            g = _Grouped.of(chunk, pos, key)
+            g = _Grouped.of(chunk, pos, key, self.key_bounds[k])
             yield g, self._ids(k, g)
 
     # ---------------------------------------------------------------------------- numbering
@@ -398,7 +413,7 @@ class CorpusNGrams:
             if lo:
                 self._plan(lo)
             upto = lo + 1
-            while upto < self.n and self._bound * self.v <= _KEY_BOUND:
+            while upto < self.n and self.key_bounds[-1] * self.v <= _KEY_BOUND:
                 self._plan(upto)
                 upto += 1
             self._number(lo, upto)
@@ -414,7 +429,7 @@ class CorpusNGrams:
                 if k < lo:
                     continue
                 if self.with_doc_freq:
-                    g = _Grouped.of(chunk, pos, key)
+                    g = _Grouped.of(chunk, pos, key, self.key_bounds[k])
                     found[k - lo].append(g.keys)
                     counts[k - lo].append(g.doc_freq(chunk.b - chunk.a))
                 elif k:
@@ -482,7 +497,7 @@ class CorpusNGrams:
             for k in range(self.n):
                 if k:
                     self._plan(k)
-                g = _Grouped.of(chunk, *next(keys))
+                g = _Grouped.of(chunk, *next(keys), self.key_bounds[k])
                 self._keep(k, [g.keys], [g.doc_freq(chunk.b - chunk.a)] if self.with_doc_freq else [])
                 per_order[:, k] = _order_scores(g, self._ids(k, g), weigh(k), chunk, penalty, clipped)
             return per_order

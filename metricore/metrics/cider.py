@@ -38,11 +38,12 @@ references count once in ``df`` (per image) and once each in the mean over refer
 Implementation: :func:`compute_cider` is ``cider_result(cider_items(...))``. :func:`cider_items`
 checks and tokenizes the captions and keeps their words as integer ids
 (:class:`~metricore.metrics.cider_corpus.CaptionWords`: what a stream of batches keeps,
-:mod:`metricore.core.stream`); :func:`cider_result` numbers the n-grams (an n-gram's id combines
-the id of its (n-1)-gram prefix with its last word), counts the document frequencies and
-computes term frequencies, norms and the clipped products with numpy, a chunk of images at a
-time (:class:`~metricore.metrics.cider_corpus.CorpusNGrams`), with the numbers of one pass over
-all captions. Corpus statistics are computed inside each call and nothing is kept between
+:mod:`metricore.core.stream`); :func:`cider_result` numbers the n-grams (an n-gram's id is its
+rank in the order of its words' ids, first word first), counts the document frequencies and
+computes term frequencies, norms and the clipped products with numpy, one sort of an order's
+n-grams a chunk of images at a time (:class:`~metricore.metrics.cider_corpus.CorpusNGrams`;
+a corpus of one chunk is numbered and scored in the same pass), with the numbers of one pass
+over all captions. Corpus statistics are computed inside each call and nothing is kept between
 calls. The numbers equal ``pycocoevalcap`` to 1e-9 (``tests/metrics/test_cider_parity.py``);
 only the order of floating-point additions differs.
 """

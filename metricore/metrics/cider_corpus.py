@@ -377,7 +377,8 @@ class CorpusNGrams:
 
     def gram_keys(self, chunk: Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Per order ``k = 0 .. upto-1``: the positions where a (k+1)-gram starts and its key
-        (order ``k`` planned, and numbered if the next is ``rebased``, when asked for)."""
+        (by the time order ``k``'s keys are asked for, it is planned, :meth:`_plan`, and with
+        ``rebased[k]`` order ``k-1`` numbered)."""
         pos = np.arange(len(chunk.words), dtype=np.int64)
         key = chunk.words
         yield pos, key

@@ -280,16 +280,14 @@ class _Grouped:
     def of(cls, chunk: Chunk, pos: np.ndarray, key: np.ndarray, bound: int) -> _Grouped:
         """The entries of the n-grams starting at ``pos``, of keys ``key`` (below ``bound``)."""
         order = _stable_order(key, bound)
-        key, sent = key[order], chunk.sent[pos[order]]
+        # one gather in random order each (pos is increasing: chunk.sent[pos] is not)
+        key, sent = key[order], chunk.sent[pos][order]
         new_key = _changes(key)
         new_entry = new_key.copy()
         np.logical_or(new_entry[1:], sent[1:] != sent[:-1], out=new_entry[1:])
         at = np.flatnonzero(new_entry)
         sent = sent[at]
-        num_images = chunk.b - chunk.a
-        image = sent.copy()
-        is_ref = sent >= num_images
-        image[is_ref] = chunk.image_of_ref[sent[is_ref] - num_images]
+        image = np.concatenate([np.arange(chunk.b - chunk.a, dtype=np.int64), chunk.image_of_ref])[sent]
         new_group = new_key[at]
         np.logical_or(new_group[1:], image[1:] != image[:-1], out=new_group[1:])
         return cls(

@@ -38,11 +38,12 @@ references count once in ``df`` (per image) and once each in the mean over refer
 Implementation: :func:`compute_cider` is ``cider_result(cider_items(...))``. :func:`cider_items`
 checks and tokenizes the captions and keeps their words as integer ids
 (:class:`~metricore.metrics.cider_corpus.CaptionWords`: what a stream of batches keeps,
-:mod:`metricore.core.stream`); :func:`cider_result` numbers the n-grams (an n-gram's id combines
-the id of its (n-1)-gram prefix with its last word), counts the document frequencies and
-computes term frequencies, norms and the clipped products with numpy, a chunk of images at a
-time (:class:`~metricore.metrics.cider_corpus.CorpusNGrams`), with the numbers of one pass over
-all captions. Corpus statistics are computed inside each call and nothing is kept between
+:mod:`metricore.core.stream`); :func:`cider_result` numbers the n-grams (an n-gram's id is its
+rank in the order of its words' ids, first word first), counts the document frequencies and
+computes term frequencies, norms and the clipped products with numpy, one sort of an order's
+n-grams a chunk of images at a time (:class:`~metricore.metrics.cider_corpus.CorpusNGrams`;
+a corpus of one chunk is numbered and scored in the same pass), with the numbers of one pass
+over all captions. Corpus statistics are computed inside each call and nothing is kept between
 calls. The numbers equal ``pycocoevalcap`` to 1e-9 (``tests/metrics/test_cider_parity.py``);
 only the order of floating-point additions differs.
 """
@@ -598,14 +599,15 @@ def cider_result(items: CIDErItems, *, columns: bool = True) -> CIDErResult:
             stacklevel=4,  # compute_cider's caller (through its paused_gc wrapper)
         )
     grams = CorpusNGrams(words, n, doc_freq=table is None)
-    if table is None:
-        weights = [idf(df, num_images) for df in grams.doc_freq]
-    else:
+
+    def weigh(k: int) -> np.ndarray:
+        """The idf of every (k+1)-gram (once the order is numbered)."""
+        if table is None:
+            return idf(grams.doc_freq[k], num_images)
         get = table.counts.get
-        weights = [
-            idf(np.fromiter((get(t, 0) for t in grams.texts(k)), np.float64, size), table.num_images)
-            for k, size in enumerate(grams.sizes)
-        ]
+        df = np.fromiter((get(t, 0) for t in grams.texts(k)), np.float64, grams.sizes[k])
+        return idf(df, table.num_images)
+
     penalty: np.ndarray | None = None
     if spec.length_penalty:
         # the reference code's "length": entries of the bigram term-frequency vector
@@ -614,7 +616,7 @@ def cider_result(items: CIDErItems, *, columns: bool = True) -> CIDErResult:
         image_of_ref = np.repeat(np.arange(num_images, dtype=np.int64), words.ref_counts)
         delta = bigrams_c[image_of_ref] - bigrams_r
         penalty = np.exp(-(delta * delta) / (2.0 * items.sigma * items.sigma))
-    per_order = grams.scores(weights, penalty, spec.clipped)
+    per_order = grams.scores(weigh, penalty, spec.clipped)
     scores = per_order.mean(axis=1) / words.ref_counts * CIDER_SCALE
 
     options = {

@@ -19,13 +19,13 @@ each image's numbers depend on its own captions and the corpus-wide weights.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CHUNK_WORDS", "CaptionWords", "Chunk", "CorpusNGrams", "chunks", "local_entries"]
+__all__ = ["CHUNK_WORDS", "CaptionWords", "Chunk", "CorpusNGrams", "chunk_bounds", "chunks", "local_entries"]
 
 #: words (candidates and references) scored at a time; bounds the working memory
 CHUNK_WORDS = 1 << 20
@@ -174,8 +174,10 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Chunk:
-    """Images ``a`` to ``b``: their captions (candidates, then references) as one array of
-    word ids, with each word's caption and how many words of its caption start there."""
+    """Images ``a`` to ``b``: their captions as one array of word ids, with each word's
+    caption and how many words of its caption start there. Captions are numbered candidates
+    first (``0..b-a-1``), then references; positions follow that numbering, or (``image_major``
+    of :func:`chunks`) go image by image, each image's candidate then its references."""
 
     a: int
     b: int
@@ -187,20 +189,27 @@ class Chunk:
     lengths: np.ndarray  # words per caption
 
 
-def chunks(words: CaptionWords, chunk_words: int | None = None, *, whole: bool = False) -> Iterator[Chunk]:
-    """The images of ``words`` in chunks of about ``chunk_words`` words (default
-    :data:`CHUNK_WORDS`; at least one image each; ``whole``: one chunk)."""
+def chunk_bounds(words: CaptionWords, chunk_words: int | None = None, *, whole: bool = False) -> list[int]:
+    """The first image of every chunk of :func:`chunks`, then the number of images."""
     num = words.num_images
-    first_ref = _offsets(words.ref_counts)
     if whole or num == 0:
-        bounds = [0, num]
-    else:
-        size = CHUNK_WORDS if chunk_words is None else chunk_words
-        per_image = words.cand_len.astype(np.int64)
-        per_image = per_image + np.add.reduceat(words.ref_len.astype(np.int64), first_ref[:-1])
-        ends = np.cumsum(per_image)
-        cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size), side="right")
-        bounds = [0, *sorted({int(c) for c in cuts.tolist() if 0 < c < num}), num]
+        return [0, num]
+    size = CHUNK_WORDS if chunk_words is None else chunk_words
+    per_image = words.cand_len.astype(np.int64)
+    per_image = per_image + np.add.reduceat(words.ref_len.astype(np.int64), _offsets(words.ref_counts)[:-1])
+    ends = np.cumsum(per_image)
+    cuts = np.searchsorted(ends, np.arange(size, int(ends[-1]), size), side="right")
+    return [0, *sorted({int(c) for c in cuts.tolist() if 0 < c < num}), num]
+
+
+def chunks(
+    words: CaptionWords, chunk_words: int | None = None, *, whole: bool = False, image_major: bool = False
+) -> Iterator[Chunk]:
+    """The images of ``words`` in chunks of about ``chunk_words`` words (default
+    :data:`CHUNK_WORDS`; at least one image each; ``whole``: one chunk); ``image_major``:
+    positions image by image (:class:`Chunk`)."""
+    bounds = chunk_bounds(words, chunk_words, whole=whole)
+    first_ref = _offsets(words.ref_counts)
     cand_at, ref_at = _offsets(words.cand_len), _offsets(words.ref_len)
     for a, b in zip(bounds[:-1], bounds[1:]):
         r0, r1 = int(first_ref[a]), int(first_ref[b])
@@ -208,11 +217,23 @@ def chunks(words: CaptionWords, chunk_words: int | None = None, *, whole: bool =
             [words.cand_ids[cand_at[a] : cand_at[b]], words.ref_ids[ref_at[r0] : ref_at[r1]]]
         ).astype(np.int64)
         lengths = np.concatenate([words.cand_len[a:b], words.ref_len[r0:r1]]).astype(np.int64)
-        starts = _offsets(lengths)[:-1]
-        sent = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-        remaining = np.repeat(starts + lengths, lengths) - np.arange(len(ids), dtype=np.int64)
         image_of_ref = np.repeat(np.arange(b - a, dtype=np.int64), words.ref_counts[a:b])
+        captions = np.arange(len(lengths), dtype=np.int64)
+        if image_major:
+            # each image's candidate, then its references (a stable sort keeps their order)
+            image = np.concatenate([np.arange(b - a, dtype=np.int64), image_of_ref])
+            captions = np.argsort(2 * image + (captions >= b - a), kind="stable")
+            ids = ids[_ranges(_offsets(lengths)[captions], lengths[captions])]
+        at = _offsets(lengths[captions])
+        sent = np.repeat(captions, lengths[captions])
+        remaining = np.repeat(at[1:], lengths[captions]) - np.arange(len(ids), dtype=np.int64)
         yield Chunk(a, b, ids, sent, remaining, len(lengths), image_of_ref, lengths)
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``starts[i] .. starts[i] + lengths[i] - 1`` for every ``i``, one after another."""
+    shift = starts - _offsets(lengths)[:-1]
+    return np.repeat(shift, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
 
 
 def local_entries(chunk: Chunk, n: int, v: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
@@ -238,15 +259,87 @@ def local_entries(chunk: Chunk, n: int, v: int) -> list[tuple[np.ndarray, np.nda
     return out
 
 
+#: keys of n-grams stay below this (int64); a longer n-gram's key starts from its prefix's id
+_KEY_BOUND = 1 << 63
+
+
+@dataclass(frozen=True, eq=False)
+class _Grouped:
+    """One order's n-grams of a chunk whose positions go image by image, as entries (one per
+    distinct n-gram of a caption) sorted by (n-gram, image, caption): a stable sort of the
+    positions by key keeps each image's candidate before its references."""
+
+    keys: np.ndarray  # the chunk's distinct keys, sorted
+    rank: np.ndarray  # per entry: its n-gram's index in ``keys``
+    sent: np.ndarray  # per entry: its caption (candidates first)
+    tf: np.ndarray  # per entry: how often the caption holds the n-gram
+    image: np.ndarray  # per entry: the chunk image of its caption
+    new_group: np.ndarray  # per entry: the first of its (n-gram, image)
+
+    @classmethod
+    def of(cls, chunk: Chunk, pos: np.ndarray, key: np.ndarray, bound: int) -> _Grouped:
+        """The entries of the n-grams starting at ``pos``, of keys ``key`` (below ``bound``)."""
+        order = _stable_order(key, bound)
+        # one gather in random order each (pos is increasing: chunk.sent[pos] is not)
+        key, sent = key[order], chunk.sent[pos][order]
+        new_key = _changes(key)
+        new_entry = new_key.copy()
+        np.logical_or(new_entry[1:], sent[1:] != sent[:-1], out=new_entry[1:])
+        at = np.flatnonzero(new_entry)
+        sent = sent[at]
+        image = np.concatenate([np.arange(chunk.b - chunk.a, dtype=np.int64), chunk.image_of_ref])[sent]
+        new_group = new_key[at]
+        np.logical_or(new_group[1:], image[1:] != image[:-1], out=new_group[1:])
+        return cls(
+            key[new_key], np.cumsum(new_key)[at] - 1, sent, np.diff(at, append=len(key)), image, new_group
+        )
+
+    def doc_freq(self, num_images: int) -> np.ndarray:
+        """Per key: the images among whose references it is (each counted once)."""
+        is_ref = self.sent >= num_images
+        rank, image = self.rank[is_ref], self.image[is_ref]
+        first = _changes(rank)
+        np.logical_or(first[1:], image[1:] != image[:-1], out=first[1:])
+        return np.bincount(rank[first], minlength=len(self.keys))
+
+
+def _stable_order(keys: np.ndarray, bound: int) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` of keys in ``[0, bound)``: below 2^48, a radix sort
+    on 16-bit digits, lowest first (NumPy's stable sort of 16-bit integers is a radix sort,
+    several times faster than its sort of 64-bit ones)."""
+    if bound > 1 << 48:
+        return np.argsort(keys, kind="stable")
+    order: np.ndarray | None = None
+    for shift in range(0, max(bound - 1, 1).bit_length(), 16):
+        digit = (keys >> shift).astype(np.uint16)  # the low 16 bits
+        if order is None:
+            order = np.argsort(digit, kind="stable")
+        else:
+            order = order[np.argsort(digit[order], kind="stable")]
+    assert order is not None
+    return order
+
+
+def _changes(values: np.ndarray) -> np.ndarray:
+    """Where a sorted array's value differs from the one before (the first: True)."""
+    out = np.empty(len(values), bool)
+    out[:1] = True
+    np.not_equal(values[1:], values[:-1], out=out[1:])
+    return out
+
+
 class CorpusNGrams:
     """Every n-gram (orders ``1..n``) of a corpus of captions, numbered as one call over the
     corpus numbers them (module docstring), with their document frequencies (how many
     images' references hold each), computed a chunk of images at a time.
 
-    ``tables[k]`` (``k >= 1``): the sorted keys ``prefix id * V + last word id`` of the
-    distinct (k+1)-grams (an n-gram's id is its index there; 1-grams are the words);
-    ``sizes[k]`` the number of distinct (k+1)-grams; ``doc_freq[k]`` their document
-    frequencies (with ``doc_freq=True``).
+    An n-gram's key is ``prefix * V + last word id``, ``prefix`` being its (n-1)-gram's key
+    (the words' ids as digits in base ``V``: keys order n-grams as their ids do), or, where
+    that key could pass :data:`_KEY_BOUND` (``rebased[k]``), its (n-1)-gram's id.
+    ``tables[k]``: the sorted keys of the distinct (k+1)-grams (an n-gram's id is its index
+    there; 1-grams are the words); ``sizes[k]`` the number of distinct (k+1)-grams;
+    ``doc_freq[k]`` their document frequencies (with ``doc_freq=True``). They are there once
+    :meth:`number` or :meth:`scores` has run.
     """
 
     def __init__(self, words: CaptionWords, n: int, *, doc_freq: bool = True, chunk_words: int | None = None):
@@ -255,81 +348,113 @@ class CorpusNGrams:
         self.v = max(len(words.vocab), 1)
         self.first_ref = _offsets(words.ref_counts)
         self.chunk_words = CHUNK_WORDS if chunk_words is None else chunk_words
+        self.with_doc_freq = doc_freq
         self.tables: list[np.ndarray] = [np.arange(self.v, dtype=np.int64)]
+        self.rebased = [False]
+        self.key_bounds = [self.v]  # per order planned: its keys stay below it
         self.doc_freq: list[np.ndarray] = []
-        for k in range(n):
-            self._number(k, doc_freq)
+        self._numbered = 0  # orders numbered so far
 
     @property
     def sizes(self) -> list[int]:
-        return [self.v] + [len(t) for t in self.tables[1:]]
+        return [len(t) for t in self.tables]
 
     # ---------------------------------------------------------------------------- chunks
 
     def chunks(self, whole: bool = False) -> Iterator[Chunk]:
-        """The images in chunks of about ``chunk_words`` words (``whole``: one chunk)."""
-        return chunks(self.words, self.chunk_words, whole=whole)
+        """The images in chunks of about ``chunk_words`` words (``whole``: one chunk), positions
+        image by image."""
+        return chunks(self.words, self.chunk_words, whole=whole, image_major=True)
 
-    def _keys(self, chunk: Chunk, k: int, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Positions where a (k+1)-gram starts, and its key (``ids``: the k-gram ids)."""
-        pos = np.flatnonzero(chunk.remaining > k)
-        return pos, ids[pos] * self.v + chunk.words[pos + k]
+    def _plan(self, k: int) -> None:
+        """How order ``k >= 1``'s keys are made (``rebased[k]``): from the (k-1)-gram's id
+        (numbered already) where its key could pass :data:`_KEY_BOUND`."""
+        rebased = self.key_bounds[-1] * self.v > _KEY_BOUND
+        self.rebased.append(rebased)
+        self.key_bounds.append((len(self.tables[k - 1]) if rebased else self.key_bounds[-1]) * self.v)
 
-    def gram_ids(self, chunk: Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Per order ``k = 0 .. upto-1``: the positions where a (k+1)-gram starts, its id, and
-        the ids at every position (-1 where none starts)."""
-        total = len(chunk.words)
-        full = chunk.words
-        yield np.arange(total, dtype=np.int64), full, full
+    def gram_keys(self, chunk: Chunk, upto: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Per order ``k = 0 .. upto-1``: the positions where a (k+1)-gram starts and its key
+        (by the time order ``k``'s keys are asked for, it is planned, :meth:`_plan`, and with
+        ``rebased[k]`` order ``k-1`` numbered)."""
+        pos = np.arange(len(chunk.words), dtype=np.int64)
+        key = chunk.words
+        yield pos, key
         for k in range(1, upto):
-            pos, key = self._keys(chunk, k, full)
-            gid = np.searchsorted(self.tables[k], key)
-            full = np.full(total, -1, np.int64)
-            full[pos] = gid
-            yield pos, gid, full
+            more = chunk.remaining[pos] > k
+            pos, key = pos[more], key[more]
+            if self.rebased[k]:
+                key = np.searchsorted(self.tables[k - 1], key)
+            key = key * self.v + chunk.words[pos + k]
+            yield pos, key
+
+    def _ids(self, k: int, g: _Grouped) -> np.ndarray:
+        """The id of the n-gram of every entry of ``g`` (order ``k``, numbered)."""
+        table = self.tables[k]
+        # a chunk holding every n-gram of the corpus: the index there is the id
+        return g.rank if len(g.keys) == len(table) else np.searchsorted(table, g.keys)[g.rank]
+
+    def grouped(self, chunk: Chunk) -> Iterator[tuple[_Grouped, np.ndarray]]:
+        """Per order: the chunk's entries (:class:`_Grouped`) and the id of each of their
+        n-grams (every order numbered)."""
+        self.number()
+        for k, (pos, key) in enumerate(self.gram_keys(chunk, self.n)):
+            g = _Grouped.of(chunk, pos, key, self.key_bounds[k])
+            yield g, self._ids(k, g)
 
     # ---------------------------------------------------------------------------- numbering
 
-    def _number(self, k: int, doc_freq: bool) -> None:
-        """Number the (k+1)-grams of every chunk (``tables[k]``) and, with ``doc_freq``, count
-        the images whose references hold each (distinct per image, as ``pycocoevalcap``
-        counts): both in one pass over the chunks."""
-        found: list[np.ndarray] = []
-        counts: list[np.ndarray] = []
-        words_df = np.zeros(self.v, np.int64)
+    def number(self) -> None:
+        """Number every order (``tables``, ``doc_freq``), as many orders a pass over the chunks
+        as their keys allow (all of them unless a key could pass :data:`_KEY_BOUND`)."""
+        while self._numbered < self.n:
+            lo = self._numbered
+            if lo:
+                self._plan(lo)
+            upto = lo + 1
+            while upto < self.n and self.key_bounds[-1] * self.v <= _KEY_BOUND:
+                self._plan(upto)
+                upto += 1
+            self._number(lo, upto)
+
+    def _number(self, lo: int, upto: int) -> None:
+        """Number the n-grams of orders ``lo+1 .. upto`` of every chunk and, with document
+        frequencies, count the images whose references hold each (distinct per image, as
+        ``pycocoevalcap`` counts): all in one pass over the chunks."""
+        found: list[list[np.ndarray]] = [[] for _ in range(lo, upto)]
+        counts: list[list[np.ndarray]] = [[] for _ in range(lo, upto)]
         for chunk in self.chunks():
-            first_ref = chunk.b - chunk.a
-            if k == 0:
-                pos, keys = np.arange(len(chunk.words), dtype=np.int64), chunk.words
+            for k, (pos, key) in enumerate(self.gram_keys(chunk, upto)):
+                if k < lo:
+                    continue
+                if self.with_doc_freq:
+                    g = _Grouped.of(chunk, pos, key, self.key_bounds[k])
+                    found[k - lo].append(g.keys)
+                    counts[k - lo].append(g.doc_freq(chunk.b - chunk.a))
+                elif k:
+                    found[k - lo].append(_distinct(key))
+        for k in range(lo, upto):
+            self._keep(k, found[k - lo], counts[k - lo])
+
+    def _keep(self, k: int, parts: list[np.ndarray], counts: list[np.ndarray]) -> None:
+        """Order ``k``'s table and document frequencies from its chunks' distinct keys and
+        their counts."""
+        if k:
+            if len(parts) == 1:
+                table = parts[0]
             else:
-                *_, (_, _, ids) = self.gram_ids(chunk, k)
-                pos, keys = self._keys(chunk, k, ids)
-            if not doc_freq:
-                found.append(_distinct(keys))
-                continue
-            sent = chunk.sent[pos]
-            is_ref = sent >= first_ref
-            image = chunk.image_of_ref[sent[is_ref] - first_ref]
-            if k == 0:
-                pairs = _distinct(image * self.v + keys[is_ref])
-                words_df += np.bincount(pairs % self.v, minlength=self.v)
-                continue
-            distinct, local = np.unique(keys, return_inverse=True)
-            size = len(distinct)
-            pairs = _distinct(image * size + local.reshape(-1)[is_ref])
-            found.append(distinct)
-            counts.append(np.bincount(pairs % size, minlength=size))
-        if k == 0:
-            if doc_freq:
-                self.doc_freq.append(words_df)
-            return
-        table = _distinct(np.concatenate(found)) if found else np.zeros(0, np.int64)
-        self.tables.append(table)
-        if doc_freq:
+                table = _distinct(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+            self.tables.append(table)
+        if self.with_doc_freq:
+            table = self.tables[k]
             df = np.zeros(len(table), np.int64)
-            for distinct, count in zip(found, counts):
-                df[np.searchsorted(table, distinct)] += count
+            for distinct, count in zip(parts, counts):
+                if len(distinct) == len(table):
+                    df += count
+                else:
+                    df[np.searchsorted(table, distinct)] += count
             self.doc_freq.append(df)
+        self._numbered = k + 1
 
     def texts(self, k: int) -> list[str]:
         """The (k+1)-grams as space-joined words, in id order."""
@@ -337,7 +462,9 @@ class CorpusNGrams:
         keys = self.tables[k]
         for j in range(k, 0, -1):
             columns.append(keys % self.v)
-            keys = self.tables[j - 1][keys // self.v]
+            keys = keys // self.v
+            if self.rebased[j]:
+                keys = self.tables[j - 1][keys]
         columns.append(keys)
         vocab = self.words.vocab
         cols = [[vocab[i] for i in col.tolist()] for col in reversed(columns)]
@@ -349,60 +476,63 @@ class CorpusNGrams:
         """Per order: (caption, n-gram id, count) of every distinct n-gram of every caption
         of the chunk, sorted by caption then id (captions numbered within the chunk)."""
         out = []
-        for size, (pos, gid, _) in zip(self.sizes, self.gram_ids(chunk, self.n)):
-            pairs, tf = np.unique(chunk.sent[pos] * size + gid, return_counts=True)
-            out.append((pairs // size, pairs % size, tf.astype(np.float64)))
+        for size, (g, ids) in zip(self.sizes, self.grouped(chunk)):
+            order = np.argsort(g.sent * size + ids)
+            out.append((g.sent[order], ids[order], g.tf[order].astype(np.float64)))
         return out
 
-    def scores(self, weights: Sequence[np.ndarray], penalty: np.ndarray | None, clipped: bool) -> np.ndarray:
+    def scores(
+        self, weigh: Callable[[int], np.ndarray], penalty: np.ndarray | None, clipped: bool
+    ) -> np.ndarray:
         """Per image and order: ``sum_j penalty_j * cos_clip(g(c), g(s_j))`` (before the
-        factor ``10 / m`` and the mean over orders), with ``weights[k]`` the idf of each
-        (k+1)-gram and ``penalty`` that of each reference (``None``: none)."""
-        w = self.words
-        per_order = np.zeros((w.num_images, self.n))
+        factor ``10 / m`` and the mean over orders), with ``weigh(k)`` the idf of each
+        (k+1)-gram (asked for once order ``k`` is numbered) and ``penalty`` that of each
+        reference (``None``: none). A corpus of one chunk is numbered and scored in the
+        same pass, an order at a time; otherwise :meth:`number` runs first."""
+        per_order = np.zeros((self.words.num_images, self.n))
+        if self._numbered == 0 and len(chunk_bounds(self.words, self.chunk_words)) == 2:
+            (chunk,) = self.chunks()
+            keys = self.gram_keys(chunk, self.n)
+            for k in range(self.n):
+                if k:
+                    self._plan(k)
+                g = _Grouped.of(chunk, *next(keys), self.key_bounds[k])
+                self._keep(k, [g.keys], [g.doc_freq(chunk.b - chunk.a)] if self.with_doc_freq else [])
+                per_order[:, k] = _order_scores(g, self._ids(k, g), weigh(k), chunk, penalty, clipped)
+            return per_order
+        self.number()
+        weights = [weigh(k) for k in range(self.n)]
         for chunk in self.chunks():
-            num_images = chunk.b - chunk.a
             r0, r1 = int(self.first_ref[chunk.a]), int(self.first_ref[chunk.b])
             part = None if penalty is None else penalty[r0:r1]
-            for k, (sent, gid, tf) in enumerate(self.entries(chunk)):
-                per_order[chunk.a : chunk.b, k] = _order_scores(
-                    sent, gid, tf, self.sizes[k], weights[k], chunk, num_images, part, clipped
-                )
+            for k, (g, ids) in enumerate(self.grouped(chunk)):
+                per_order[chunk.a : chunk.b, k] = _order_scores(g, ids, weights[k], chunk, part, clipped)
         return per_order
 
 
 def _order_scores(
-    sent: np.ndarray,
-    gid: np.ndarray,
-    tf: np.ndarray,
-    size: int,
-    weights: np.ndarray,
-    chunk: Chunk,
-    num_images: int,
-    penalty: np.ndarray | None,
-    clipped: bool,
+    g: _Grouped, ids: np.ndarray, weights: np.ndarray, chunk: Chunk, penalty: np.ndarray | None, clipped: bool
 ) -> np.ndarray:
     """One order's per-image sums over the references of a chunk (``pycocoevalcap``
-    ``cider_scorer.py`` ``sim``, all pairs at once)."""
+    ``cider_scorer.py`` ``sim``, all pairs at once). Each caption's entries come in n-gram id
+    order, so every sum adds its terms in the order of one pass over the sorted vectors."""
+    num_images = chunk.b - chunk.a
     image_of_ref = chunk.image_of_ref
     total_refs = chunk.num_captions - num_images
-    is_ref = sent >= num_images
-    weight = tf * weights[gid]
+    weight = g.tf * weights[ids]
+    # (an empty bincount is of ints, whatever its weights)
     norm = np.sqrt(
-        np.bincount(sent, weights=weight * weight, minlength=chunk.num_captions).astype(np.float64)
+        np.bincount(g.sent, weights=weight * weight, minlength=chunk.num_captions).astype(np.float64)
     )
-    # candidate entries: caption index == image index, sorted by (image, n-gram id)
-    h_key = sent[~is_ref] * size + gid[~is_ref]
-    h_w = weight[~is_ref]
-    r_sent = sent[is_ref] - num_images
-    r_key = image_of_ref[r_sent] * size + gid[is_ref]
+    is_ref = g.sent >= num_images
+    # a reference's n-gram meets its candidate's at the head of its (n-gram, image) group
+    head = np.maximum.accumulate(np.where(g.new_group, np.arange(len(ids)), 0))[is_ref]
     r_w = weight[is_ref]
-    at = np.searchsorted(h_key, r_key)
-    at_c = np.minimum(at, max(len(h_key) - 1, 0))
-    found = (at < len(h_key)) & (h_key[at_c] == r_key) if len(h_key) else np.zeros(len(r_key), bool)
-    c_w = np.where(found, h_w[at_c] if len(h_key) else 0.0, 0.0)
+    c_w = np.where(is_ref[head], 0.0, weight[head])
     prod = np.minimum(c_w, r_w) * r_w if clipped else c_w * r_w
-    val = np.bincount(r_sent, weights=prod, minlength=total_refs).astype(np.float64, copy=False)
+    val = np.bincount(g.sent[is_ref] - num_images, weights=prod, minlength=total_refs).astype(
+        np.float64, copy=False
+    )
     denom = norm[image_of_ref] * norm[num_images:]
     val = np.divide(val, denom, out=val, where=denom != 0)
     if penalty is not None:

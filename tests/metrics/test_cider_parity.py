@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from metricore import DocumentFrequency, coco_tokenize, compute_cider
+from metricore.metrics import cider_corpus
 from tests.gen_cider_captions import caption_corpus
 from tests.oracles import cider_ref, java_ptb
 
@@ -117,6 +118,38 @@ def test_n_other_than_4_vs_oracle():
         ours = compute_cider(cands, refs, tokenize=False, n=n)
         want = cider_ref.cider_scores(cands, refs, clipped=True, penalty=True, n=n)
         assert np.max(np.abs(np.asarray(ours.scores) - want)) <= TOL
+
+
+@pytest.mark.parametrize("key_bound", [1, 1 << 12, 1 << 20])
+@pytest.mark.parametrize("chunk_words", [None, 9])
+def test_keys_on_lower_orders_ids_vs_pycocoevalcap_and_oracle(key_bound, chunk_words, monkeypatch):
+    """An n-gram's key is its words' ids as base-V digits while it stays below
+    ``cider_corpus._KEY_BOUND`` (2^63: vocabularies up to 55,108 words at n = 4), else its
+    (n-1)-gram's id * V + its last word's: with smaller bounds every order (1), or some of
+    them, is keyed the second way, in one chunk or many. CIDEr-D against ``Cider`` (n = 4:
+    its reference captions are cooked with n = 4 whatever n it is given) and, at n = 6, the
+    oracle; plain CIDEr with a document-frequency table (n-gram texts decoded from the keys)
+    against the oracle."""
+    monkeypatch.setattr(cider_corpus, "_KEY_BOUND", key_bound)
+    if chunk_words is not None:
+        monkeypatch.setattr(cider_corpus, "CHUNK_WORDS", chunk_words)
+    for seed in range(12):
+        cands, refs = _random_corpus(random.Random(2000 + seed))
+        ours = compute_cider(cands, refs, tokenize=False)
+        _assert_close(ours, *reversed(_pycoco(cands, refs)))
+        longer = compute_cider(cands, refs, tokenize=False, n=6)
+        assert longer.statistics is not None
+        if key_bound == 1:
+            assert all(longer.statistics.grams.rebased[1:])
+        want = cider_ref.cider_scores(cands, refs, clipped=True, penalty=True, n=6)
+        assert np.max(np.abs(np.asarray(longer.scores) - want)) <= TOL
+        table = DocumentFrequency.from_references(refs[: len(refs) // 2 + 1], tokenize=False)
+        oracle_table = {tuple(key.split()): v for key, v in table.counts.items()}
+        plain = compute_cider(cands, refs, tokenize=False, df=table, variant="cider")
+        want = cider_ref.cider_scores(
+            cands, refs, clipped=False, penalty=False, table=oracle_table, table_images=table.num_images
+        )
+        assert np.max(np.abs(np.asarray(plain.scores) - want)) <= TOL
 
 
 # ----------------------------------------------------------------- document-frequency tables

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metricore import DocumentFrequency, compute_cider
+from metricore.metrics import cider_corpus
 
 VOCAB = ["a", "man", "dog", "cat", "rides", "sits", "on", "the", "horse", "mat", "park", "red", "two"]
 
@@ -91,3 +92,22 @@ def test_a_wider_length_penalty_never_lowers_a_score(items, sigma):
     narrow = compute_cider(cands, refs, tokenize=False, sigma=sigma)
     wide = compute_cider(cands, refs, tokenize=False, sigma=sigma * 2)
     assert all(w >= s - 1e-12 for s, w in zip(narrow.scores, wide.scores))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 64).flatmap(
+        lambda bits: st.tuples(
+            st.just(1 << bits),
+            st.lists(st.integers(0, (1 << min(bits, 63)) - 1), max_size=300),
+            st.integers(1, 12),
+        )
+    )
+)
+def test_radix_order_of_ngram_keys_is_numpys_stable_argsort(case):
+    """CIDEr sorts n-gram keys below 2^48 by 16-bit digits (cider_corpus._stable_order): the
+    order of NumPy's stable argsort, ties included, whatever the bound."""
+    bound, values, distinct = case
+    keys = np.asarray(values, dtype=np.int64)
+    keys = keys[np.arange(len(keys)) % distinct] if len(keys) else keys  # ties
+    assert np.array_equal(cider_corpus._stable_order(keys, bound), np.argsort(keys, kind="stable"))

@@ -17,7 +17,7 @@ exact but unbounded. Integer and boolean sums are exact in any order.
 
 >>> col = DiskColumn.from_array(np.array([0.1, 0.2, 0.3]))
 >>> col.append(np.array([0.4]))
->>> len(col), col.mean() == np.array([0.1, 0.2, 0.3, 0.4]).mean(), col.tolist()
+>>> len(col), bool(col.mean() == np.array([0.1, 0.2, 0.3, 0.4]).mean()), col.tolist()
 (4, True, [0.1, 0.2, 0.3, 0.4])
 >>> col.close()
 """

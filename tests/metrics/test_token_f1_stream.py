@@ -285,8 +285,8 @@ def _score(monkeypatch, capsys, *argv):
     scorers = []
 
     class Recorded(StreamScorer):
-        def __init__(self, bound):
-            super().__init__(bound)
+        def __init__(self, bound, **kwargs):
+            super().__init__(bound, **kwargs)
             scorers.append(self)
 
     monkeypatch.setattr(commands, "StreamScorer", Recorded)

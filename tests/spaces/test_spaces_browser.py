@@ -130,9 +130,9 @@ def page(browser):
     assert errors == [], f"uncaught page errors: {errors}"
 
 
-def _expect_headline(pg, key: str, value: float) -> None:
+def _expect_headline(pg, key: str, value: float, timeout: int = TIMEOUT_MS) -> None:
     stat = pg.locator(f'.mc-stat[data-key="{key}"]').filter(visible=True)
-    sync_api.expect(stat).to_have_attribute("data-value", repr(value), timeout=TIMEOUT_MS)
+    sync_api.expect(stat).to_have_attribute("data-value", repr(value), timeout=timeout)
     assert stat.locator(".mc-value").inner_text().strip() == f"{value:.4f}"
 
 
@@ -164,20 +164,30 @@ def _write_csv(path: Path, preds: list, refs: list, structured: bool) -> None:
             out.writerow([value_to_cell(p, structured, False), value_to_cell(r, structured, True)])
 
 
-def _compute_expecting_error(page, text: str, attempts: int = 3) -> None:
-    """Click Compute and expect an error toast containing ``text``. On a loaded machine the
-    click can reach Gradio before the code editor has handed it the text just typed (the
-    request then scores the previous input, and no toast comes): the click is repeated, at
-    most ``attempts`` times, so a missing toast still fails the test."""
-    toast = page.locator('[data-testid="toast-text"].error')
+def _compute_until(page, expect, attempts: int = 3) -> None:
+    """Click Compute and wait for ``expect(timeout_ms)`` to hold. On a loaded machine the click
+    can reach Gradio before the code editor (or the upload box) has handed it the input just
+    given (the request then scores the previous input): the click is repeated, at most
+    ``attempts`` times, so a wrong number or a missing toast still fails the test."""
     for attempt in range(attempts):
         page.locator(".mc-compute").click()
         try:
-            sync_api.expect(toast.first).to_contain_text(text, timeout=10_000)
+            expect(15_000)
             return
         except AssertionError:
             if attempt == attempts - 1:
                 raise
+
+
+def _compute_expecting_error(page, text: str) -> None:
+    """Compute, and expect an error toast containing ``text``."""
+    toast = page.locator('[data-testid="toast-text"].error')
+    _compute_until(page, lambda ms: sync_api.expect(toast.first).to_contain_text(text, timeout=ms))
+
+
+def _compute_expecting_headline(page, key: str, value: float) -> None:
+    """Compute, and expect the headline ``key`` to be ``value``, to the bit."""
+    _compute_until(page, lambda ms: _expect_headline(page, key, value, timeout=ms))
 
 
 @pytest.mark.parametrize("name", APPS)
@@ -229,8 +239,7 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     page.get_by_label("JSONL", exact=True).check()
     editor = page.locator(".mc-jsonl .cm-content")
     editor.fill(_jsonl(preds, refs))
-    page.locator(".mc-compute").click()
-    _expect_headline(page, *_core(name, preds, refs, config, dict(ex.options)))
+    _compute_expecting_headline(page, *_core(name, preds, refs, config, dict(ex.options)))
 
     # a limit: one string over MAX_CHARS, named in an error toast
     editor.fill(json.dumps({"prediction": "x" * (space.MAX_CHARS + 1), "references": ["x"]}))
@@ -242,8 +251,7 @@ def test_app_in_the_browser(servers, page, name, tmp_path):
     _write_csv(path, preds, refs, spec.config(config).structured)
     page.get_by_label("file", exact=True).check()
     _upload(page, path)
-    page.locator(".mc-compute").click()
-    _expect_headline(page, *_core(name, preds, refs, config, dict(ex.options)))
+    _compute_expecting_headline(page, *_core(name, preds, refs, config, dict(ex.options)))
 
 
 def _upload(page, path):
@@ -310,8 +318,7 @@ def test_challenge_app_in_the_browser(servers, page, tmp_path):
     given = {t: (0.1 if t == "TextQA" else 0.6) for t in tasks}
     editor = page.locator(".mc-jsonl .cm-content")
     editor.fill(json.dumps(given))
-    page.locator(".mc-compute").click()
-    _expect_headline(page, "integral", score_challenge(given).integral)
+    _compute_expecting_headline(page, "integral", score_challenge(given).integral)
     sync_api.expect(table.get_by_text("✗ < 0.2", exact=True)).to_have_count(1)
     assert page.locator('.mc-stat[data-key="eligible"] .mc-value').inner_text().strip() == "no"
 
@@ -324,7 +331,6 @@ def test_challenge_app_in_the_browser(servers, page, tmp_path):
     path.write_text(json.dumps({t: 1.0 for t in tasks}), encoding="utf-8")
     page.get_by_label("file", exact=True).check()
     _upload(page, path)
-    page.locator(".mc-compute").click()
-    _expect_headline(page, "integral", score_challenge({t: 1.0 for t in tasks}).integral)
+    _compute_expecting_headline(page, "integral", score_challenge({t: 1.0 for t in tasks}).integral)
     page.locator(".mc-example").click()
     _expect_headline(page, "integral", score_submission(**WHOLE_SUBMISSION_EXAMPLE).integral)

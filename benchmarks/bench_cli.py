@@ -18,7 +18,7 @@ answer of 1-4 words and a variant), the prediction exact, cut short or another w
 * ``metricore score --id-field id --per-sample``: the streamed CLI (ids in the same order);
 * ``metricore score`` without ids (paired by position);
 * ``metricore score --id-field id`` with the predictions shuffled: the pairing spills to
-  disk past 2^20 rows (hash join, then re-ordered by reference position).
+  disk past ``--spill-rows`` rows (default 2^16; hash join, then re-ordered by reference position).
 
 ``evaluate`` rows: ``metricore_hf.load(name).compute`` against the core on the same 100,000
 rows (ANLS ``docvqa``, 1-NED), best CPU time of three; the added milliseconds per 1,000 rows.
